@@ -1,0 +1,389 @@
+// envpool_lite._core: the Python face of EnvPool. Converts and validates
+// actions and env ids, releases the GIL while waiting, and hands batches to
+// numpy without copying (every array of a batch shares one capsule that
+// returns the block to the pool when the last array dies).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/env_pool.h"
+#include "core/registry.h"
+
+namespace py = pybind11;
+
+namespace envpool_lite {
+namespace {
+
+py::dtype NumpyDType(DType d) { return py::dtype(DTypeName(d)); }
+
+py::object OptionToPy(const OptionValue& v) {
+  if (auto* b = std::get_if<bool>(&v)) return py::bool_(*b);
+  if (auto* i = std::get_if<int64_t>(&v)) return py::int_(*i);
+  if (auto* d = std::get_if<double>(&v)) return py::float_(*d);
+  return py::str(std::get<std::string>(v));
+}
+
+OptionValue OptionFromPy(const std::string& name, const py::handle& h) {
+  if (py::isinstance<py::bool_>(h)) return h.cast<bool>();
+  if (py::isinstance<py::int_>(h)) return h.cast<int64_t>();
+  if (py::isinstance<py::float_>(h)) return h.cast<double>();
+  if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+  throw py::type_error("option '" + name + "' has unsupported type " +
+                       std::string(py::str(py::type::of(h).attr("__name__"))));
+}
+
+Config ConfigFromPy(const EnvDescriptor& d, const py::dict& options) {
+  Config config = d.defaults;
+  for (auto item : options) {
+    std::string name = py::str(item.first);
+    if (!config.Has(name)) {
+      throw py::type_error("unknown option '" + name + "' for " + d.task_id);
+    }
+    config.Set(name, OptionFromPy(name, item.second));
+  }
+  return config;
+}
+
+py::dict ArraySpecToPy(const ArraySpec& s) {
+  py::dict out;
+  out["name"] = s.name;
+  out["dtype"] = DTypeName(s.dtype);
+  out["shape"] = py::tuple(py::cast(s.shape));
+  out["low"] = s.low;
+  out["high"] = s.high;
+  out["num_values"] = s.num_values;
+  return out;
+}
+
+py::dict EnvSpecToPy(const EnvSpec& spec) {
+  py::dict out;
+  out["obs"] = ArraySpecToPy(spec.obs);
+  out["action"] = ArraySpecToPy(spec.action);
+  py::list info;
+  for (const ArraySpec& s : spec.info) info.append(ArraySpecToPy(s));
+  out["info"] = info;
+  out["max_episode_steps"] = spec.max_episode_steps;
+  return out;
+}
+
+// Copies `src` (any numeric numpy array, C-contiguous) into `dst` as the
+// action spec's dtype, validating each value.
+template <typename Src>
+void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
+                   char* dst) {
+  switch (spec.dtype) {
+    case DType::kInt32: {
+      auto* out = reinterpret_cast<int32_t*>(dst);
+      for (std::size_t i = 0; i < n; ++i) {
+        if constexpr (std::is_floating_point_v<Src>) {
+          throw py::type_error("action must be an integer array for a discrete "
+                               "action space, got a float array");
+        } else {
+          auto v = src[i];
+          bool ok = spec.num_values > 0
+                        ? (v >= 0 && static_cast<uint64_t>(v) <
+                                         static_cast<uint64_t>(spec.num_values))
+                        : (static_cast<int64_t>(v) >=
+                               std::numeric_limits<int32_t>::min() &&
+                           static_cast<int64_t>(v) <=
+                               std::numeric_limits<int32_t>::max());
+          if (!ok) {
+            throw py::value_error(
+                "action " + std::to_string(static_cast<int64_t>(v)) +
+                " out of range for Discrete(" +
+                std::to_string(spec.num_values) + ")");
+          }
+          out[i] = static_cast<int32_t>(v);
+        }
+      }
+      return;
+    }
+    case DType::kFloat32:
+    case DType::kFloat64: {
+      for (std::size_t i = 0; i < n; ++i) {
+        double v = static_cast<double>(src[i]);
+        if (!std::isfinite(v)) {
+          throw py::value_error("action contains a non-finite value");
+        }
+        if (spec.dtype == DType::kFloat32) {
+          reinterpret_cast<float*>(dst)[i] = static_cast<float>(src[i]);
+        } else {
+          reinterpret_cast<double*>(dst)[i] = v;
+        }
+      }
+      return;
+    }
+    default:
+      throw std::logic_error("unsupported action dtype");
+  }
+}
+
+class PyEnvPool {
+ public:
+  PyEnvPool(const std::string& task_id, const py::dict& options,
+            const std::vector<uint64_t>& seeds, int num_envs, int batch_size,
+            int num_threads, int thread_affinity_offset,
+            bool same_step_autoreset)
+      : descriptor_(GlobalRegistry().Get(task_id)) {
+    Config config = ConfigFromPy(descriptor_, options);
+    PoolOptions po;
+    po.num_envs = num_envs;
+    po.batch_size = batch_size;
+    po.num_threads = num_threads;
+    po.thread_affinity_offset = thread_affinity_offset;
+    po.same_step_autoreset = same_step_autoreset;
+    po.seeds = seeds;
+    {
+      py::gil_scoped_release release;  // envs are built on worker threads
+      pool_ = std::make_unique<EnvPool>(descriptor_, config, po);
+    }
+    for (const FieldLayout& f : pool_->Fields()) {
+      dtypes_.push_back(NumpyDType(f.spec.dtype));
+      field_names_.push_back(f.spec.name);
+    }
+    last_ids_.resize(pool_->BatchSize());
+    all_ids_.resize(pool_->NumEnvs());
+    for (int i = 0; i < pool_->NumEnvs(); ++i) all_ids_[i] = i;
+    last_ids_ = all_ids_;
+    action_scratch_.resize(pool_->NumEnvs() * pool_->Spec().action.NumBytes());
+  }
+
+  void Send(const py::object& action, const py::object& env_id) {
+    CheckOpen();
+    std::vector<int32_t> ids = EnvIds(env_id);
+    const char* actions = ConvertActions(action, ids.size());
+    pool_->Send(ids.data(), static_cast<int>(ids.size()), actions);
+  }
+
+  void SendReset(const py::object& env_id, const py::object& seeds) {
+    CheckOpen();
+    std::vector<int32_t> ids =
+        env_id.is_none() ? all_ids_ : EnvIds(env_id);
+    if (seeds.is_none()) {
+      pool_->SendReset(ids.data(), static_cast<int>(ids.size()), nullptr);
+      return;
+    }
+    std::vector<uint64_t> s = seeds.cast<std::vector<uint64_t>>();
+    if (s.size() != ids.size()) {
+      throw py::value_error("need one seed per env id");
+    }
+    pool_->SendReset(ids.data(), static_cast<int>(ids.size()), s.data());
+  }
+
+  py::tuple Recv(const py::object& timeout) {
+    CheckOpen();
+    int64_t timeout_ns = -1;
+    if (!timeout.is_none()) {
+      double t = timeout.cast<double>();
+      if (!(t >= 0)) throw py::value_error("timeout must be >= 0 or None");
+      timeout_ns = static_cast<int64_t>(t * 1e9);
+    }
+    Batch batch;
+    {
+      py::gil_scoped_release release;
+      batch = pool_->Recv(timeout_ns, [] {
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      });
+    }
+    return ToArrays(std::move(batch));
+  }
+
+  py::tuple Step(const py::object& action, const py::object& env_id,
+                 const py::object& timeout) {
+    Send(action, env_id);
+    return Recv(timeout);
+  }
+
+  void Close() {
+    if (pool_) {
+      py::gil_scoped_release release;
+      pool_->Close();
+    }
+  }
+
+  const std::vector<std::string>& FieldNames() const { return field_names_; }
+  py::dict Spec() const { return EnvSpecToPy(pool_->Spec()); }
+  int NumEnvs() const { return pool_->NumEnvs(); }
+  int BatchSize() const { return pool_->BatchSize(); }
+  int NumThreads() const { return pool_->NumThreads(); }
+  bool Closed() const { return pool_->Closed(); }
+  int InFlight() const { return pool_->InFlight(); }
+  int64_t BlocksAllocated() const { return pool_->BlocksAllocated(); }
+
+ private:
+  void CheckOpen() const {
+    if (pool_->Closed()) throw std::logic_error("the env pool is closed");
+  }
+
+  // None: every env in sync mode, else the envs of the last batch received.
+  std::vector<int32_t> EnvIds(const py::object& env_id) const {
+    if (env_id.is_none()) return pool_->IsSync() ? all_ids_ : last_ids_;
+    py::array arr = py::array::ensure(env_id, py::array::c_style);
+    if (!arr) throw py::type_error("env_id must be an array of ints");
+    if (arr.ndim() > 1) throw py::value_error("env_id must be 1-D");
+    char kind = arr.dtype().kind();
+    if (arr.size() > 0 && kind != 'i' && kind != 'u') {
+      throw py::type_error("env_id must be integers, got dtype " +
+                           std::string(py::str(arr.dtype())));
+    }
+    py::array_t<int64_t> ids64 = arr.attr("astype")("int64");
+    std::vector<int32_t> ids(ids64.size());
+    const int64_t* p = ids64.data();
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (p[i] < 0 || p[i] >= pool_->NumEnvs()) {
+        throw py::value_error("env_id " + std::to_string(p[i]) +
+                              " out of range [0, " +
+                              std::to_string(pool_->NumEnvs()) + ")");
+      }
+      ids[i] = static_cast<int32_t>(p[i]);
+    }
+    return ids;
+  }
+
+  const char* ConvertActions(const py::object& action, std::size_t n) {
+    const ArraySpec& spec = pool_->Spec().action;
+    py::array arr = py::array::ensure(action, py::array::c_style);
+    if (!arr) throw py::type_error("action must be array-like");
+    // Expected shape: (n, *spec.shape).
+    bool shape_ok = arr.ndim() == static_cast<py::ssize_t>(1 + spec.shape.size()) &&
+                    arr.shape(0) == static_cast<py::ssize_t>(n);
+    for (std::size_t d = 0; shape_ok && d < spec.shape.size(); ++d) {
+      shape_ok = arr.shape(d + 1) == spec.shape[d];
+    }
+    if (!shape_ok) {
+      std::string want = "(" + std::to_string(n);
+      for (int64_t d : spec.shape) want += ", " + std::to_string(d);
+      want += spec.shape.empty() ? ",)" : ")";
+      std::string got = py::str(py::tuple(py::cast(std::vector<py::ssize_t>(
+          arr.shape(), arr.shape() + arr.ndim()))));
+      throw py::value_error("action has shape " + got + ", expected " + want +
+                            " (one action per env id)");
+    }
+    std::size_t count = static_cast<std::size_t>(arr.size());
+    char* dst = action_scratch_.data();
+    const void* src = arr.data();
+    py::dtype dt = arr.dtype();
+    char kind = dt.kind();
+    int size = static_cast<int>(dt.itemsize());
+    if (kind == 'b') {
+      ConvertAction(static_cast<const uint8_t*>(src), count, spec, dst);
+    } else if (kind == 'i') {
+      if (size == 1) ConvertAction(static_cast<const int8_t*>(src), count, spec, dst);
+      else if (size == 2) ConvertAction(static_cast<const int16_t*>(src), count, spec, dst);
+      else if (size == 4) ConvertAction(static_cast<const int32_t*>(src), count, spec, dst);
+      else ConvertAction(static_cast<const int64_t*>(src), count, spec, dst);
+    } else if (kind == 'u') {
+      if (size == 1) ConvertAction(static_cast<const uint8_t*>(src), count, spec, dst);
+      else if (size == 2) ConvertAction(static_cast<const uint16_t*>(src), count, spec, dst);
+      else if (size == 4) ConvertAction(static_cast<const uint32_t*>(src), count, spec, dst);
+      else ConvertAction(static_cast<const uint64_t*>(src), count, spec, dst);
+    } else if (kind == 'f' && size == 4) {
+      ConvertAction(static_cast<const float*>(src), count, spec, dst);
+    } else if (kind == 'f' && size == 8) {
+      ConvertAction(static_cast<const double*>(src), count, spec, dst);
+    } else {
+      throw py::type_error("action has unsupported dtype " +
+                           std::string(py::str(dt)));
+    }
+    return dst;
+  }
+
+  py::tuple ToArrays(Batch batch) {
+    const int rows = batch.rows;
+    const StateBlock* block = batch.block.get();
+    const int32_t* ids =
+        reinterpret_cast<const int32_t*>(block->Field(EnvPool::kEnvId));
+    last_ids_.assign(ids, ids + rows);
+    py::capsule owner(new Batch(std::move(batch)), [](void* p) {
+      auto* b = static_cast<Batch*>(p);
+      b->pool->Put(std::move(b->block));
+      delete b;
+    });
+    const auto& fields = pool_->Fields();
+    py::tuple out(fields.size());
+    std::vector<py::ssize_t> shape;
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      shape.assign(1, rows);
+      for (int64_t d : fields[f].spec.shape) shape.push_back(d);
+      out[f] = py::array(dtypes_[f], shape,
+                         block->Field(static_cast<int>(f)), owner);
+    }
+    return out;
+  }
+
+  const EnvDescriptor& descriptor_;
+  std::unique_ptr<EnvPool> pool_;
+  std::vector<py::dtype> dtypes_;
+  std::vector<std::string> field_names_;
+  std::vector<int32_t> last_ids_;
+  std::vector<int32_t> all_ids_;
+  std::vector<char> action_scratch_;
+};
+
+}  // namespace
+}  // namespace envpool_lite
+
+PYBIND11_MODULE(_core, m) {
+  using namespace envpool_lite;
+  m.doc() = "envpool_lite's C++ engine";
+
+  // Made once, kept by the module; the translator looks it up there.
+  py::exception<EnvStepError>(m, "EnvStepError", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const TimeoutError& e) {
+      PyErr_SetString(PyExc_TimeoutError, e.what());
+    } catch (const EnvStepError& e) {
+      py::object cls =
+          py::module_::import("envpool_lite._core").attr("EnvStepError");
+      py::object exc = cls(e.what());
+      exc.attr("env_ids") = e.env_ids;
+      PyErr_SetObject(cls.ptr(), exc.ptr());
+    }
+  });
+
+  m.def("list_tasks", [] { return GlobalRegistry().TaskIds(); });
+  m.def("task_defaults", [](const std::string& task_id) {
+    py::dict out;
+    for (const auto& [k, v] : GlobalRegistry().Get(task_id).defaults.Values()) {
+      out[py::str(k)] = OptionToPy(v);
+    }
+    return out;
+  });
+  m.def("task_spec", [](const std::string& task_id, const py::dict& options) {
+    const EnvDescriptor& d = GlobalRegistry().Get(task_id);
+    return EnvSpecToPy(d.make_spec(ConfigFromPy(d, options)));
+  });
+
+  py::class_<PyEnvPool>(m, "EnvPool")
+      .def(py::init<const std::string&, const py::dict&,
+                    const std::vector<uint64_t>&, int, int, int, int, bool>(),
+           py::arg("task_id"), py::arg("options"), py::arg("seeds"),
+           py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"),
+           py::arg("thread_affinity_offset"), py::arg("same_step_autoreset"))
+      .def("send", &PyEnvPool::Send, py::arg("action"),
+           py::arg("env_id") = py::none())
+      .def("send_reset", &PyEnvPool::SendReset, py::arg("env_id") = py::none(),
+           py::arg("seeds") = py::none())
+      .def("recv", &PyEnvPool::Recv, py::arg("timeout") = py::none())
+      .def("step", &PyEnvPool::Step, py::arg("action"),
+           py::arg("env_id") = py::none(), py::arg("timeout") = py::none())
+      .def("close", &PyEnvPool::Close)
+      .def_property_readonly("field_names", &PyEnvPool::FieldNames)
+      .def_property_readonly("spec", &PyEnvPool::Spec)
+      .def_property_readonly("num_envs", &PyEnvPool::NumEnvs)
+      .def_property_readonly("batch_size", &PyEnvPool::BatchSize)
+      .def_property_readonly("num_threads", &PyEnvPool::NumThreads)
+      .def_property_readonly("closed", &PyEnvPool::Closed)
+      .def_property_readonly("in_flight", &PyEnvPool::InFlight)
+      .def_property_readonly("blocks_allocated", &PyEnvPool::BlocksAllocated);
+}

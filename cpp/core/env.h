@@ -1,0 +1,69 @@
+// Env: the interface every environment implements, and EnvSpec, what it
+// declares about its arrays. The pool owns everything else: episode step
+// counting, time-limit truncation, auto-reset, batching and threading.
+//
+// A step runs in two phases so that async batches hold the envs that
+// *finished* first: Step() simulates into the env's own state, then the pool
+// claims an output row and calls WriteObs() to copy the observation and info
+// fields straight into the batch's shared memory (no further copy).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "array_spec.h"
+#include "config.h"
+
+namespace envpool_lite {
+
+struct EnvSpec {
+  ArraySpec obs;                // the observation of one env
+  ArraySpec action;             // the action of one env
+  std::vector<ArraySpec> info;  // env-specific info fields, e.g. "lives"
+  int64_t max_episode_steps = 0;  // 0: no time limit
+};
+
+struct StepResult {
+  float reward = 0.0f;
+  bool terminated = false;
+  // Multiplies the pool's discount (0 on termination, else 1); an env can
+  // lower it, e.g. Atari's zero_discount_on_life_loss.
+  float discount = 1.0f;
+};
+
+// Where WriteObs() puts one env's observation and info fields: one row of a
+// batch.
+class Row {
+ public:
+  Row(void* obs, void* const* info) : obs_(obs), info_(info) {}
+  template <typename T>
+  T* Obs() const {
+    return static_cast<T*>(obs_);
+  }
+  // The i-th field of EnvSpec::info.
+  template <typename T>
+  T* Info(int i) const {
+    return static_cast<T*>(info_[i]);
+  }
+
+ private:
+  void* obs_;
+  void* const* info_;
+};
+
+class Env {
+ public:
+  virtual ~Env() = default;
+  // Re-seed the env's random generator; takes effect at the next Reset().
+  virtual void Seed(uint64_t seed) = 0;
+  // Start a new episode.
+  virtual void Reset() = 0;
+  // Advance one step. `action` points at one action of EnvSpec::action's
+  // dtype and shape, already validated (discrete in range, floats finite).
+  virtual StepResult Step(const void* action) = 0;
+  // Write the current observation and info fields.
+  virtual void WriteObs(const Row& row) = 0;
+};
+
+}  // namespace envpool_lite

@@ -1,0 +1,452 @@
+// EnvPool: num_envs envs stepped by a ThreadPool. send() queues actions in
+// the ActionBufferQueue; workers step envs and write results into the
+// StateBufferQueue; recv() returns the first batch_size results as one block.
+//
+// The pool owns what every env shares: episode step counting, time-limit
+// truncation, auto-reset (NEXT_STEP: the action after a done resets the env;
+// SAME_STEP: the env resets inside the step that ended the episode, and the
+// final observation goes to the final_obs field), and error capture.
+//
+// Threading contract: send(), recv() and close() are called by one thread at
+// a time (the Python binding holds the GIL for send/close); workers only
+// touch their env, its action row and the output rows they claim.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "action_buffer_queue.h"
+#include "env.h"
+#include "registry.h"
+#include "state_buffer_queue.h"
+#include "thread_pool.h"
+
+namespace envpool_lite {
+
+struct PoolOptions {
+  int num_envs = 1;
+  int batch_size = 0;  // 0: num_envs
+  int num_threads = 0;  // 0: min(batch_size, cores)
+  int thread_affinity_offset = -1;
+  bool same_step_autoreset = false;
+  std::vector<uint64_t> seeds;  // one per env
+};
+
+class TimeoutError : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// An env raised inside Reset/Step; the batch that held it is dropped.
+class EnvStepError : public std::runtime_error {
+ public:
+  EnvStepError(const std::string& what, std::vector<int32_t> env_ids)
+      : std::runtime_error(what), env_ids(std::move(env_ids)) {}
+  std::vector<int32_t> env_ids;
+};
+
+// A batch handed to Python: the block plus the pool it returns to.
+struct Batch {
+  std::unique_ptr<StateBlock> block;
+  std::shared_ptr<BlockPool> pool;
+  int rows = 0;
+};
+
+class EnvPool {
+ public:
+  // Field indices of every batch. Env-specific info fields follow, then (with
+  // SAME_STEP) final_obs, final_elapsed_step and the final info fields.
+  enum StandardField {
+    kObs = 0,
+    kReward,
+    kTerminated,
+    kTruncated,
+    kDiscount,
+    kEnvId,
+    kElapsedStep,
+    kNumStandardFields
+  };
+  static constexpr int kMaxInfoFields = 64;
+  static constexpr int kMaxChunk = 32;
+
+  EnvPool(const EnvDescriptor& descriptor, const Config& config,
+          const PoolOptions& options)
+      : spec_(descriptor.make_spec(config)),
+        num_envs_(options.num_envs),
+        batch_size_(options.batch_size == 0 ? options.num_envs
+                                            : options.batch_size),
+        same_step_(options.same_step_autoreset),
+        action_bytes_(spec_.action.NumBytes()),
+        max_episode_steps_(spec_.max_episode_steps) {
+    if (num_envs_ < 1) throw std::invalid_argument("num_envs must be >= 1");
+    if (batch_size_ < 1 || batch_size_ > num_envs_) {
+      throw std::invalid_argument(
+          "batch_size must be in [1, num_envs] (0 means num_envs), got " +
+          std::to_string(options.batch_size) + " with num_envs " +
+          std::to_string(num_envs_));
+    }
+    if (static_cast<int>(spec_.info.size()) > kMaxInfoFields) {
+      throw std::invalid_argument("too many info fields");
+    }
+    if (static_cast<int>(options.seeds.size()) != num_envs_) {
+      throw std::invalid_argument("need one seed per env");
+    }
+    int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    num_threads_ = options.num_threads > 0 ? options.num_threads
+                                           : std::min(batch_size_, cores);
+    if (options.num_threads < 0) {
+      throw std::invalid_argument("num_threads must be >= 0");
+    }
+
+    fields_ = BuildFields();
+    state_queue_ = std::make_unique<StateBufferQueue>(fields_, batch_size_,
+                                                      num_envs_);
+    action_queue_ = std::make_unique<ActionBufferQueue>(num_envs_);
+    actions_.assign(static_cast<std::size_t>(num_envs_) * action_bytes_, 0);
+    in_flight_.assign(num_envs_, 0);
+    seen_.assign(num_envs_, 0);
+    envs_ = std::vector<EnvState>(num_envs_);
+    // Build envs in parallel: some (emulators, engines) are slow to start.
+    std::atomic<int> next{0};
+    std::string error;
+    std::atomic<bool> failed{false};
+    {
+      std::vector<std::thread> builders;
+      for (int t = 0; t < num_threads_; ++t) {
+        builders.emplace_back([&] {
+          for (int i = next++; i < num_envs_; i = next++) {
+            try {
+              envs_[i].env = descriptor.make_env(config, options.seeds[i]);
+            } catch (const std::exception& e) {
+              if (!failed.exchange(true)) error = e.what();
+            }
+          }
+        });
+      }
+      for (auto& b : builders) b.join();
+    }
+    if (failed) throw std::runtime_error("failed to create env: " + error);
+    threads_ = std::make_unique<ThreadPool>(
+        num_threads_, options.thread_affinity_offset,
+        [this](int) { WorkerLoop(); });
+  }
+
+  ~EnvPool() { Close(); }
+  EnvPool(const EnvPool&) = delete;
+  EnvPool& operator=(const EnvPool&) = delete;
+
+  const EnvSpec& Spec() const { return spec_; }
+  const std::vector<FieldLayout>& Fields() const { return fields_; }
+  int NumEnvs() const { return num_envs_; }
+  int BatchSize() const { return batch_size_; }
+  int NumThreads() const { return num_threads_; }
+  bool IsSync() const { return batch_size_ == num_envs_; }
+  bool Closed() const { return closed_; }
+  int InFlight() const { return in_flight_count_; }
+  int InfoBegin() const { return kNumStandardFields; }
+  int64_t BlocksAllocated() const { return state_queue_->Pool()->Allocated(); }
+
+  // Queue a step for each env in env_ids with the matching row of `actions`
+  // (n rows of the action spec's dtype and shape, already validated).
+  void Send(const int32_t* env_ids, int n, const char* actions) {
+    CheckIds(env_ids, n);
+    for (int i = 0; i < n; ++i) {
+      std::memcpy(&actions_[static_cast<std::size_t>(env_ids[i]) * action_bytes_],
+                  actions + static_cast<std::size_t>(i) * action_bytes_,
+                  action_bytes_);
+    }
+    Enqueue(env_ids, n, /*reset=*/false, nullptr);
+  }
+
+  // Queue a reset for each env in env_ids; with seeds, re-seed each first.
+  void SendReset(const int32_t* env_ids, int n, const uint64_t* seeds) {
+    CheckIds(env_ids, n);
+    Enqueue(env_ids, n, /*reset=*/true, seeds);
+  }
+
+  // Wait for min(batch_size, in-flight) results. `poll` runs every ~20 ms of
+  // sleep (the binding checks for Ctrl-C there; it may throw).
+  Batch Recv(int64_t timeout_ns, const std::function<void()>& poll) {
+    CheckOpen();
+    if (in_flight_count_ == 0) {
+      throw std::logic_error(
+          "recv() with no env in flight: call send() or async_reset() first");
+    }
+    int target = std::min(batch_size_, in_flight_count_);
+    state_queue_->SetHeadTarget(target);
+    if (!state_queue_->HeadReady()) Wait(timeout_ns, poll);
+
+    Batch batch;
+    batch.rows = target;
+    batch.pool = state_queue_->Pool();
+    bool has_error = state_queue_->HeadHasError();
+    batch.block = state_queue_->TakeHead(target);
+    const int32_t* ids =
+        reinterpret_cast<const int32_t*>(batch.block->Field(kEnvId));
+    for (int i = 0; i < target; ++i) in_flight_[ids[i]] = 0;
+    in_flight_count_ -= target;
+    if (has_error) ThrowEnvErrors(ids, target, std::move(batch));
+    return batch;
+  }
+
+  void Close() {
+    if (closed_) return;
+    closed_ = true;
+    if (action_queue_) action_queue_->Stop();
+    threads_.reset();  // joins
+    envs_.clear();
+  }
+
+ private:
+  struct alignas(64) EnvState {
+    std::unique_ptr<Env> env;
+    int32_t elapsed = 0;
+    bool needs_reset = true;  // the first action of an env resets it
+    std::string error;        // set by a worker when the env threw
+  };
+
+  std::vector<FieldLayout> BuildFields() const {
+    auto scalar = [](const char* name, DType dtype) {
+      ArraySpec s;
+      s.name = name;
+      s.dtype = dtype;
+      return FieldLayout{s, 0, 0};
+    };
+    std::vector<FieldLayout> f;
+    f.push_back(FieldLayout{spec_.obs, 0, 0});
+    f.push_back(scalar("reward", DType::kFloat32));
+    f.push_back(scalar("terminated", DType::kBool));
+    f.push_back(scalar("truncated", DType::kBool));
+    f.push_back(scalar("discount", DType::kFloat32));
+    f.push_back(scalar("env_id", DType::kInt32));
+    f.push_back(scalar("elapsed_step", DType::kInt32));
+    for (const ArraySpec& s : spec_.info) f.push_back(FieldLayout{s, 0, 0});
+    if (same_step_) {
+      FieldLayout final_obs{spec_.obs, 0, 0};
+      final_obs.spec.name = "final_obs";
+      f.push_back(final_obs);
+      f.push_back(scalar("final_elapsed_step", DType::kInt32));
+      for (const ArraySpec& s : spec_.info) {
+        FieldLayout fi{s, 0, 0};
+        fi.spec.name = "final_" + s.name;
+        f.push_back(fi);
+      }
+    }
+    return f;
+  }
+
+  void CheckOpen() const {
+    if (closed_) throw std::logic_error("the env pool is closed");
+  }
+
+  // Every id in range, not repeated, and awaiting an action. Throws before
+  // changing anything, so a bad call leaves the pool as it was.
+  void CheckIds(const int32_t* env_ids, int n) {
+    CheckOpen();
+    ++generation_;
+    for (int i = 0; i < n; ++i) {
+      int32_t id = env_ids[i];
+      if (id < 0 || id >= num_envs_) {
+        throw std::out_of_range("env_id " + std::to_string(id) +
+                                " out of range [0, " +
+                                std::to_string(num_envs_) + ")");
+      }
+      if (seen_[id] == generation_) {
+        throw std::invalid_argument("env_id " + std::to_string(id) +
+                                    " appears twice");
+      }
+      if (in_flight_[id]) {
+        throw std::invalid_argument(
+            "env_id " + std::to_string(id) +
+            " is not awaiting an action: it was sent and not yet received");
+      }
+      seen_[id] = generation_;
+    }
+  }
+
+  void Enqueue(const int32_t* env_ids, int n, bool reset,
+               const uint64_t* seeds) {
+    if (n == 0) return;
+    items_.resize(n);
+    int64_t slot = IsSync() ? state_queue_->ReservePositions(n) : -1;
+    for (int i = 0; i < n; ++i) {
+      ActionItem& item = items_[i];
+      item.env_id = env_ids[i];
+      item.reset = reset;
+      item.reseed = seeds != nullptr;
+      item.seed = seeds != nullptr ? seeds[i] : 0;
+      item.slot = slot < 0 ? -1 : slot + i;
+      in_flight_[env_ids[i]] = 1;
+    }
+    in_flight_count_ += n;
+    action_queue_->Push(items_.data(), n);
+  }
+
+  int ChunkSize() const {
+    int queued = action_queue_->Size();
+    return std::clamp(queued / (2 * num_threads_), 1, kMaxChunk);
+  }
+
+  void WorkerLoop() {
+    ActionItem items[kMaxChunk];
+    while (int n = action_queue_->Pop(items, ChunkSize())) {
+      for (int i = 0; i < n; ++i) Process(items[i]);
+    }
+  }
+
+  // recv()'s thread: while the head block is not ready, run queued work
+  // itself (it would idle otherwise), then spin briefly, then sleep.
+  void Wait(int64_t timeout_ns, const std::function<void()>& poll) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    ActionItem items[kMaxChunk];
+    int spins = 0;
+    while (!state_queue_->HeadReady()) {
+      if (int n = action_queue_->TryPop(items, ChunkSize())) {
+        for (int i = 0; i < n; ++i) Process(items[i]);
+        continue;
+      }
+      if (++spins < kRecvSpin) {
+        CpuRelax();
+        continue;
+      }
+      int64_t slice = kPollIntervalNs;
+      if (timeout_ns >= 0) {
+        int64_t elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              Clock::now() - start)
+                              .count();
+        if (elapsed >= timeout_ns) {
+          throw TimeoutError("recv() timed out after " +
+                             std::to_string(timeout_ns / 1e9) + " s");
+        }
+        slice = std::min(slice, timeout_ns - elapsed);
+      }
+      state_queue_->WaitHead(slice);
+      if (!state_queue_->HeadReady()) poll();
+    }
+  }
+
+  void Process(const ActionItem& item) {
+    EnvState& s = envs_[item.env_id];
+    Env& env = *s.env;
+    StepResult result;
+    bool stepped = false;
+    bool failed = false;
+    try {
+      if (item.reset || s.needs_reset) {
+        if (item.reseed) env.Seed(item.seed);
+        env.Reset();
+        s.elapsed = 0;
+      } else {
+        result = env.Step(&actions_[static_cast<std::size_t>(item.env_id) *
+                                    action_bytes_]);
+        ++s.elapsed;
+        stepped = true;
+      }
+    } catch (const std::exception& e) {
+      s.error = e.what();
+      failed = true;
+    }
+    bool truncated = stepped && max_episode_steps_ > 0 &&
+                     s.elapsed >= max_episode_steps_;
+    bool done = result.terminated || truncated;
+
+    // Claim the output row only now: async batches go to whoever finished.
+    Slot slot = state_queue_->SlotAt(
+        item.slot >= 0 ? item.slot : state_queue_->ClaimPosition());
+    StateBlock& b = *slot.block;
+    const int r = slot.row;
+    if (!failed) {
+      try {
+        if (done && same_step_) {
+          WriteRow(env, b, r, final_obs_field(), final_info_begin());
+          *reinterpret_cast<int32_t*>(b.At(final_info_begin() - 1, r)) =
+              s.elapsed;
+          env.Reset();
+          s.elapsed = 0;
+          done = false;  // already reset
+        }
+        WriteRow(env, b, r, kObs, kNumStandardFields);
+      } catch (const std::exception& e) {
+        s.error = e.what();
+        failed = true;
+      }
+    }
+    s.needs_reset = done || failed;
+    *reinterpret_cast<float*>(b.At(kReward, r)) = result.reward;
+    *reinterpret_cast<bool*>(b.At(kTerminated, r)) = result.terminated;
+    *reinterpret_cast<bool*>(b.At(kTruncated, r)) = truncated;
+    *reinterpret_cast<float*>(b.At(kDiscount, r)) =
+        result.terminated ? 0.0f : result.discount;
+    *reinterpret_cast<int32_t*>(b.At(kEnvId, r)) = item.env_id;
+    *reinterpret_cast<int32_t*>(b.At(kElapsedStep, r)) = s.elapsed;
+    if (failed) state_queue_->MarkError(slot);
+    state_queue_->Commit(slot);
+  }
+
+  void WriteRow(Env& env, StateBlock& b, int r, int obs_field,
+                int info_begin) const {
+    void* info[kMaxInfoFields];
+    for (std::size_t i = 0; i < spec_.info.size(); ++i) {
+      info[i] = b.At(info_begin + static_cast<int>(i), r);
+    }
+    env.WriteObs(Row(b.At(obs_field, r), info));
+  }
+
+  int final_obs_field() const {
+    return kNumStandardFields + static_cast<int>(spec_.info.size());
+  }
+  int final_info_begin() const { return final_obs_field() + 2; }
+
+  [[noreturn]] void ThrowEnvErrors(const int32_t* ids, int rows, Batch batch) {
+    std::vector<int32_t> failed;
+    std::string message;
+    for (int i = 0; i < rows; ++i) {
+      EnvState& s = envs_[ids[i]];
+      if (s.error.empty()) continue;
+      failed.push_back(ids[i]);
+      if (!message.empty()) message += "; ";
+      message += "env " + std::to_string(ids[i]) + ": " + s.error;
+      s.error.clear();
+    }
+    batch.pool->Put(std::move(batch.block));
+    throw EnvStepError(
+        message + " (the batch was dropped; its envs await an action, the "
+                  "failed ones reset on their next one)",
+        std::move(failed));
+  }
+
+  static constexpr int kRecvSpin = 4000;
+  static constexpr int64_t kPollIntervalNs = 20'000'000;
+
+  EnvSpec spec_;
+  int num_envs_;
+  int batch_size_;
+  int num_threads_ = 1;
+  bool same_step_;
+  std::size_t action_bytes_;
+  int64_t max_episode_steps_;
+  std::vector<FieldLayout> fields_;
+  std::unique_ptr<StateBufferQueue> state_queue_;
+  std::unique_ptr<ActionBufferQueue> action_queue_;
+  std::vector<char> actions_;  // one action row per env
+  std::vector<EnvState> envs_;
+  std::unique_ptr<ThreadPool> threads_;
+  // send/recv thread only:
+  std::vector<uint8_t> in_flight_;
+  std::vector<uint32_t> seen_;
+  uint32_t generation_ = 0;
+  int in_flight_count_ = 0;
+  std::vector<ActionItem> items_;
+  bool closed_ = false;
+};
+
+}  // namespace envpool_lite

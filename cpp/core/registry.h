@@ -1,0 +1,77 @@
+// Registry: task id -> how to validate options, describe and build the env.
+// Registering an env class E needs three static members:
+//   static Config DefaultConfig();                 // every option, defaulted
+//   static EnvSpec MakeSpec(const Config& config); // validates, throws
+//                                                  // std::invalid_argument
+//   E(const Config& config, uint64_t seed);        // one env instance
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config.h"
+#include "env.h"
+
+namespace envpool_lite {
+
+struct EnvDescriptor {
+  std::string task_id;
+  Config defaults;  // every option the env accepts, with its default
+  std::function<EnvSpec(const Config&)> make_spec;
+  std::function<std::unique_ptr<Env>(const Config&, uint64_t seed)> make_env;
+};
+
+class Registry {
+ public:
+  template <typename E>
+  void Add(const std::string& task_id, const Config& overrides = {}) {
+    Config defaults = E::DefaultConfig();
+    for (const auto& [name, value] : overrides.Values()) {
+      defaults.Set(name, value);
+    }
+    EnvDescriptor d;
+    d.task_id = task_id;
+    d.defaults = std::move(defaults);
+    d.make_spec = [](const Config& c) { return E::MakeSpec(c); };
+    d.make_env = [](const Config& c, uint64_t seed) -> std::unique_ptr<Env> {
+      return std::make_unique<E>(c, seed);
+    };
+    envs_[task_id] = std::move(d);
+  }
+
+  const EnvDescriptor& Get(const std::string& task_id) const {
+    auto it = envs_.find(task_id);
+    if (it == envs_.end()) {
+      throw std::invalid_argument("unknown task '" + task_id + "'");
+    }
+    return it->second;
+  }
+
+  std::vector<std::string> TaskIds() const {
+    std::vector<std::string> ids;
+    for (const auto& [id, d] : envs_) ids.push_back(id);
+    return ids;
+  }
+
+ private:
+  std::map<std::string, EnvDescriptor> envs_;
+};
+
+// Defined in cpp/envs/registration.cc: one line per task.
+void RegisterAllEnvs(Registry& registry);
+
+inline const Registry& GlobalRegistry() {
+  static const Registry registry = [] {
+    Registry r;
+    RegisterAllEnvs(r);
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace envpool_lite

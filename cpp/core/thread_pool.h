@@ -1,0 +1,49 @@
+// ThreadPool: a fixed set of worker threads running one function, optionally
+// pinned to cores (worker i on core (offset + i) % cores).
+#pragma once
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <functional>
+#include <thread>
+#include <vector>
+
+namespace envpool_lite {
+
+class ThreadPool {
+ public:
+  // `work(i)` runs on worker i until it returns. affinity_offset < 0: no
+  // pinning.
+  ThreadPool(int num_threads, int affinity_offset,
+             const std::function<void(int)>& work) {
+    int cores = static_cast<int>(std::thread::hardware_concurrency());
+    if (cores < 1) cores = 1;
+    threads_.reserve(num_threads);
+    for (int i = 0; i < num_threads; ++i) {
+      threads_.emplace_back(work, i);
+      if (affinity_offset >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET((affinity_offset + i) % cores, &set);
+        pthread_setaffinity_np(threads_.back().native_handle(), sizeof(set),
+                               &set);
+      }
+    }
+  }
+  ~ThreadPool() { Join(); }
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  void Join() {
+    for (std::thread& t : threads_) {
+      if (t.joinable()) t.join();
+    }
+  }
+  int Size() const { return static_cast<int>(threads_.size()); }
+
+ private:
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace envpool_lite

@@ -1,0 +1,97 @@
+// Dummy-v0: a test env for the engine itself (like EnvPool's Dummy env).
+// Its observation tells exactly what happened to it, so tests can check that
+// every action reached the right env: obs = [seed, episode, step in episode,
+// last action]. Episodes last `episode_length + seed % 3` steps. Options make
+// steps slow (to exercise async batching) or throw (to exercise errors).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "core/env.h"
+
+namespace envpool_lite {
+
+class DummyEnv : public Env {
+ public:
+  static Config DefaultConfig() {
+    return Config{{"max_episode_steps", int64_t{1000}},
+                  {"episode_length", int64_t{10}},
+                  {"step_sleep_us", int64_t{0}},
+                  {"fail_on_step", int64_t{-1}},
+                  {"fail_on_reset", false}};
+  }
+
+  static EnvSpec MakeSpec(const Config& config) {
+    if (config.GetInt("episode_length") < 1) {
+      throw std::invalid_argument("episode_length must be >= 1");
+    }
+    if (config.GetInt("step_sleep_us") < 0) {
+      throw std::invalid_argument("step_sleep_us must be >= 0");
+    }
+    EnvSpec spec;
+    spec.obs = MakeBox<int64_t>("obs", {4}, {}, {});
+    spec.action = MakeDiscrete("action", 6);
+    spec.info = {MakeScalar<int32_t>("episode")};
+    spec.max_episode_steps = config.GetInt("max_episode_steps");
+    return spec;
+  }
+
+  DummyEnv(const Config& config, uint64_t seed)
+      : episode_length_(config.GetInt("episode_length")),
+        sleep_us_(config.GetInt("step_sleep_us")),
+        fail_on_step_(config.GetInt("fail_on_step")),
+        fail_on_reset_(config.GetBool("fail_on_reset")),
+        seed_(seed) {}
+
+  void Seed(uint64_t seed) override { seed_ = seed; }
+
+  void Reset() override {
+    if (fail_on_reset_) throw std::runtime_error("Dummy-v0 failed on reset");
+    ++episode_;
+    step_ = 0;
+    last_action_ = -1;
+  }
+
+  StepResult Step(const void* action) override {
+    ++step_;
+    last_action_ = *static_cast<const int32_t*>(action);
+    if (step_ == fail_on_step_) {
+      throw std::runtime_error("Dummy-v0 failed on step " +
+                               std::to_string(step_));
+    }
+    if (sleep_us_ > 0) {
+      // Varies by env so that envs finish out of order.
+      std::this_thread::sleep_for(
+          std::chrono::microseconds(sleep_us_ * (1 + seed_ % 4)));
+    }
+    StepResult r;
+    r.reward = static_cast<float>(last_action_);
+    r.terminated = step_ >= episode_length_ + static_cast<int64_t>(seed_ % 3);
+    return r;
+  }
+
+  void WriteObs(const Row& row) override {
+    int64_t* obs = row.Obs<int64_t>();
+    obs[0] = static_cast<int64_t>(seed_);
+    obs[1] = episode_;
+    obs[2] = step_;
+    obs[3] = last_action_;
+    *row.Info<int32_t>(0) = static_cast<int32_t>(episode_);
+  }
+
+ private:
+  int64_t episode_length_;
+  int64_t sleep_us_;
+  int64_t fail_on_step_;
+  bool fail_on_reset_;
+  uint64_t seed_;
+  int64_t episode_ = -1;
+  int64_t step_ = 0;
+  int64_t last_action_ = -1;
+};
+
+}  // namespace envpool_lite

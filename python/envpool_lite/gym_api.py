@@ -1,0 +1,53 @@
+"""envpool_lite with the (old) gym API that CleanRL-style EnvPool scripts use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+
+from envpool_lite.pool import EnvPoolBase
+from envpool_lite.spec import EnvSpec
+
+
+def _to_gym_space(space: gymnasium.spaces.Space):
+    """gym's own space class when gym is installed (and imports), else the
+    gymnasium one: nothing here requires gym."""
+    try:
+        import gym  # noqa: F401
+        import gym.spaces
+    except Exception:
+        return space
+    if isinstance(space, gymnasium.spaces.Discrete):
+        return gym.spaces.Discrete(int(space.n))
+    return gym.spaces.Box(low=space.low, high=space.high, shape=space.shape, dtype=space.dtype)
+
+
+class GymEnvPool(EnvPoolBase):
+    """reset() returns obs (or (obs, info) with gym_reset_return_info=True);
+    step() and recv() return (obs, reward, done, info) with
+    info["TimeLimit.truncated"] and info["terminated"].
+
+    observation_space and action_space are those of one env, as in EnvPool.
+    """
+
+    def __init__(self, spec: EnvSpec, gym_reset_return_info: bool = False):
+        EnvPoolBase.__init__(self, spec)
+        self._reset_return_info = bool(gym_reset_return_info)
+        self.observation_space = _to_gym_space(spec.observation_space)
+        self.action_space = _to_gym_space(spec.action_space)
+        self.num_envs = spec.config["num_envs"]
+
+    def reset(self, env_id: Any = None):
+        raw = self._reset_raw(env_id, None)
+        if self._reset_return_info:
+            return raw[0], self._info(raw)
+        return raw[0]
+
+    def _format(self, raw):
+        obs, reward, terminated, truncated = raw[0], raw[1], raw[2], raw[3]
+        info = self._info(raw)
+        info["terminated"] = terminated
+        # gym's TimeLimit: truncated only when the episode did not also end.
+        info["TimeLimit.truncated"] = truncated & ~terminated
+        return obs, reward, terminated | truncated, info

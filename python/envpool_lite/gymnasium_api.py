@@ -1,0 +1,129 @@
+"""envpool_lite as a gymnasium.vector.VectorEnv."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from envpool_lite.pool import EnvPoolBase
+from envpool_lite.spec import EnvSpec
+
+
+def parse_autoreset_mode(mode: Any) -> AutoresetMode:
+    if isinstance(mode, str):
+        try:
+            mode = AutoresetMode[mode.upper()]
+        except KeyError:
+            mode = None
+    if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        raise ValueError(f"autoreset_mode must be AutoresetMode.NEXT_STEP or AutoresetMode.SAME_STEP, got {mode!r}")
+    return mode
+
+
+class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
+    """A pool with gymnasium's vector API.
+
+    step() returns (obs, reward, terminated, truncated, info) with reward as
+    float32 and info a dict of arrays (env_id, elapsed_step and the env's own
+    fields). In async mode (batch_size < num_envs) each call returns the
+    batch_size envs that finished first: info["env_id"] says which.
+    """
+
+    def __init__(self, spec: EnvSpec, autoreset_mode: Any = AutoresetMode.NEXT_STEP):
+        mode = parse_autoreset_mode(autoreset_mode)
+        self._same_step_autoreset = mode == AutoresetMode.SAME_STEP
+        EnvPoolBase.__init__(self, spec)
+        self.num_envs = spec.config["num_envs"]
+        self.single_observation_space = spec.observation_space
+        self.single_action_space = spec.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.metadata = {"autoreset_mode": mode, "render_modes": []}
+        self.render_mode = None
+        self.closed = False
+        self._final_field = 7 + self._num_info
+        self._last_obs: np.ndarray | None = None  # sync mode: for reset_mask
+
+    def reset(self, env_id: Any = None, *, seed: Any = None, options: dict | None = None):
+        """Reset every env (default), the envs in env_id, or those in
+        options["reset_mask"] (gymnasium's convention: then the returned obs
+        covers every env, with unchanged rows for the others in sync mode)."""
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        if options:
+            raise ValueError(f"unsupported reset options: {sorted(options)}")
+        if mask is not None:
+            mask = np.asarray(mask)
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise ValueError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},)")
+            if not mask.any():
+                raise ValueError("options['reset_mask'] must contain at least one True value")
+            if env_id is not None:
+                raise ValueError("pass either env_id or options['reset_mask'], not both")
+            env_id = np.flatnonzero(mask)
+        raw = self._reset_raw(env_id, seed)
+        obs, info = raw[0], self._info(raw)
+        if mask is not None:
+            obs, info = self._expand(raw, obs, info, mask)
+        elif not self.is_async and len(obs) == self.num_envs:
+            self._last_obs = obs
+        return obs, info
+
+    def step(self, actions: Any, env_id: Any = None):
+        return self._format(self._pool.step(actions, env_id))
+
+    def close(self, **kwargs: Any) -> None:
+        EnvPoolBase.close(self)
+        self.closed = True
+
+    def _expand(self, raw, obs, info, mask):
+        """A reset_mask reset: rows for every env, masks for the reset ones."""
+        ids = raw[5]
+        if self._last_obs is not None and not self.is_async:
+            full = self._last_obs.copy()
+        else:
+            full = np.zeros((self.num_envs, *obs.shape[1:]), obs.dtype)
+        full[ids] = obs
+        self._last_obs = full
+        expanded = {}
+        for key, value in info.items():
+            array = np.zeros((self.num_envs, *value.shape[1:]), value.dtype)
+            array[ids] = value
+            expanded[key] = array
+            expanded[f"_{key}"] = mask.copy()
+        return full, expanded
+
+    def _format(self, raw):
+        obs, reward, terminated, truncated = raw[0], raw[1], raw[2], raw[3]
+        info = self._info(raw)
+        if not self.is_async and len(obs) == self.num_envs:
+            self._last_obs = obs
+        if self._same_step_autoreset:
+            done = terminated | truncated
+            if done.any():
+                self._add_final(raw, info, done)
+        return obs, reward, terminated, truncated, info
+
+    def _add_final(self, raw, info, done):
+        """gymnasium's SAME_STEP format: info["final_obs"] is an object array
+        holding the last observation of each env that ended (None elsewhere),
+        info["final_info"] its info; "_final_obs"/"_final_info" are the mask."""
+        f = self._final_field
+        final_obs = np.full(len(done), None, dtype=object)
+        for i in np.flatnonzero(done):
+            final_obs[i] = raw[f][i]
+        final_info = {"env_id": np.where(done, raw[5], 0), "_env_id": done}
+        final_info["elapsed_step"] = np.where(done, raw[f + 1], 0)
+        final_info["_elapsed_step"] = done
+        for i, name in enumerate(self._info_names):
+            value = raw[f + 2 + i]
+            final_info[name] = np.where(done.reshape(-1, *([1] * (value.ndim - 1))), value, 0)
+            final_info[f"_{name}"] = done
+        info["final_obs"] = final_obs
+        info["_final_obs"] = done
+        info["final_info"] = final_info
+        info["_final_info"] = done

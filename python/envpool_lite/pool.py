@@ -1,0 +1,126 @@
+"""The behaviour shared by the gymnasium, gym and dm_env faces of a pool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envpool_lite import _core
+from envpool_lite.spec import EnvSpec, seeds_for
+
+
+class EnvPoolBase:
+    """Owns the C++ pool. Subclasses turn raw batches into their API's shape.
+
+    A raw batch is a tuple of numpy arrays that view the pool's memory, in the
+    order of ``self._fields``: obs, reward, terminated, truncated, discount,
+    env_id, elapsed_step, the env's info fields, then (SAME_STEP only)
+    final_obs, final_elapsed_step and final_<info> fields.
+    """
+
+    _same_step_autoreset = False
+
+    def __init__(self, spec: EnvSpec):
+        self._spec = spec
+        config = spec.config
+        num_envs = config["num_envs"]
+        self._pool = _core.EnvPool(
+            spec.task_id,
+            spec.env_options,
+            seeds_for(config["seed"], range(num_envs), num_envs),
+            num_envs,
+            config["batch_size"],
+            config["num_threads"],
+            config["thread_affinity_offset"],
+            self._same_step_autoreset,
+        )
+        self._fields = self._pool.field_names
+        self._info_names = [s["name"] for s in spec.info_specs]
+        self._num_info = len(self._info_names)
+        self._all_ids = np.arange(num_envs, dtype=np.int32)
+
+    # --- what every face shares -------------------------------------------
+    @property
+    def spec(self) -> EnvSpec:
+        return self._spec
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return dict(self._spec.config)
+
+    @property
+    def is_async(self) -> bool:
+        return self._pool.batch_size < self._pool.num_envs
+
+    def __len__(self) -> int:
+        return self._pool.num_envs
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def send(self, action: Any, env_id: Any = None) -> None:
+        """Queue one action per env id (default: every env in sync mode, the
+        envs of the last batch received in async mode)."""
+        self._pool.send(action, env_id)
+
+    def async_reset(self) -> None:
+        """Queue a reset of every env; collect the results with recv()."""
+        self._drain()
+        self._pool.send_reset(None, None)
+
+    def recv(self, timeout: float | None = None):
+        """The next batch: min(batch_size, envs in flight) results."""
+        return self._format(self._pool.recv(timeout))
+
+    def step(self, action: Any, env_id: Any = None):
+        return self._format(self._pool.step(action, env_id))
+
+    def reset(self, env_id: Any = None):
+        return self._format(self._reset_raw(env_id, None))
+
+    # --- helpers ----------------------------------------------------------
+    def _drain(self) -> None:
+        # A full reset starts from a clean slate: results still in flight
+        # are collected and dropped.
+        while self._pool.in_flight:
+            self._pool.recv(None)
+
+    def _reset_raw(self, env_id: Any, seed: Any):
+        if env_id is None:
+            self._drain()
+            ids = self._all_ids
+        else:
+            ids = np.asarray(env_id)
+            if ids.ndim == 0:
+                ids = ids.reshape(1)
+        seeds = None if seed is None else seeds_for(seed, ids.tolist(), self._pool.num_envs)
+        self._pool.send_reset(ids, seeds)
+        return self._pool.recv(None)
+
+    def _info(self, raw) -> dict[str, np.ndarray]:
+        info = {"env_id": raw[5], "elapsed_step": raw[6]}
+        for i, name in enumerate(self._info_names):
+            info[name] = raw[7 + i]
+        return info
+
+    def _format(self, raw):
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        c = self._spec.config
+        return f"{type(self).__name__}({self._spec.task_id!r}, num_envs={c['num_envs']}, batch_size={c['batch_size']})"

@@ -1,0 +1,166 @@
+"""Task options and the EnvSpec: what make() accepts and what a task looks like."""
+
+from __future__ import annotations
+
+import difflib
+import operator
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
+
+import gymnasium
+import numpy as np
+
+from envpool_lite import _core
+
+# Options every task accepts (the pool's own), with their defaults.
+POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {
+        "num_envs": 1,
+        "batch_size": 0,  # 0: num_envs (sync)
+        "num_threads": 0,  # 0: min(batch_size, cores)
+        "thread_affinity_offset": -1,  # -1: no pinning
+        "seed": 42,  # int: env i gets seed + i; or one seed per env
+    }
+)
+MAX_SEED = 2**32 - 1
+
+
+def list_all_envs() -> list[str]:
+    """Every task id that make() accepts."""
+    return sorted(_core.list_tasks())
+
+
+def _check_task(task_id: str) -> None:
+    tasks = _core.list_tasks()
+    if task_id not in tasks:
+        close = difflib.get_close_matches(task_id, tasks, n=5, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise ValueError(f"unknown task {task_id!r}{hint} (see envpool_lite.list_all_envs())")
+
+
+def _as_int(name: str, value: Any) -> int:
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+
+
+def _coerce_option(name: str, value: Any, default: Any) -> Any:
+    """Give an env option the type of its default, or raise TypeError."""
+    if isinstance(default, bool):
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+        raise TypeError(f"option {name!r} must be a bool, got {value!r}")
+    if isinstance(default, int):
+        return _as_int(f"option {name!r}", value)
+    if isinstance(default, float):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"option {name!r} must be a float, got {value!r}")
+        return float(value)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise TypeError(f"option {name!r} must be a str, got {value!r}")
+        return value
+    return value
+
+
+def seeds_for(seed: Any, ids: Sequence[int] | np.ndarray, num_envs: int) -> list[int]:
+    """gymnasium's convention: an int seeds env i with seed + i, a list gives one
+    seed per env."""
+    if isinstance(seed, (list, tuple, np.ndarray)):
+        seeds = [_as_int("seed", s) for s in seed]
+        if len(seeds) != num_envs:
+            raise ValueError(f"seed list has {len(seeds)} entries, expected one per env ({num_envs})")
+        seeds = [seeds[i] for i in ids]
+    else:
+        base = _as_int("seed", seed)
+        seeds = [base + int(i) for i in ids]
+    for s in seeds:
+        if not 0 <= s <= MAX_SEED:
+            raise ValueError(f"seed {s} out of range [0, 2**32 - 1] (env i gets seed + i)")
+    return seeds
+
+
+def _box(spec: dict) -> gymnasium.spaces.Space:
+    dtype = np.dtype(spec["dtype"])
+    if spec["num_values"] > 0:
+        return gymnasium.spaces.Discrete(spec["num_values"])
+    shape = tuple(spec["shape"])
+    if spec["low"]:
+        low = np.broadcast_to(np.asarray(spec["low"], np.float64), shape) if len(spec["low"]) == 1 else np.asarray(spec["low"]).reshape(shape)
+        high = np.broadcast_to(np.asarray(spec["high"], np.float64), shape) if len(spec["high"]) == 1 else np.asarray(spec["high"]).reshape(shape)
+    elif np.issubdtype(dtype, np.integer):
+        low, high = np.iinfo(dtype).min, np.iinfo(dtype).max
+    else:
+        low, high = -np.inf, np.inf
+    return gymnasium.spaces.Box(low=np.asarray(low).astype(dtype), high=np.asarray(high).astype(dtype), shape=shape, dtype=dtype)
+
+
+class EnvSpec:
+    """A task with its options resolved: the config, the spaces and dm_env specs."""
+
+    def __init__(self, task_id: str, config: Mapping[str, Any]):
+        self.task_id = task_id
+        self.config = MappingProxyType(dict(config))
+        env_options = {k: v for k, v in config.items() if k not in POOL_DEFAULTS}
+        self._arrays = _core.task_spec(task_id, env_options)
+        self.observation_space = _box(self._arrays["obs"])
+        self.action_space = _box(self._arrays["action"])
+        self.info_specs = tuple(self._arrays["info"])
+        self.max_episode_steps = self._arrays["max_episode_steps"]
+
+    @property
+    def env_options(self) -> dict[str, Any]:
+        return {k: v for k, v in self.config.items() if k not in POOL_DEFAULTS}
+
+    def observation_spec(self):
+        import dm_env.specs
+
+        space = self.observation_space
+        return dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name="obs")
+
+    def action_spec(self):
+        import dm_env.specs
+
+        space = self.action_space
+        if isinstance(space, gymnasium.spaces.Discrete):
+            return dm_env.specs.DiscreteArray(int(space.n), dtype=np.int32, name="action")
+        return dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name="action")
+
+    def __repr__(self) -> str:
+        return f"EnvSpec({self.task_id!r}, {dict(self.config)})"
+
+
+def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
+    """Resolve and validate a task's options (pool options plus the env's own)."""
+    _check_task(task_id)
+    env_defaults = _core.task_defaults(task_id)
+    valid = {**POOL_DEFAULTS, **env_defaults}
+    unknown = sorted(set(kwargs) - set(valid))
+    if unknown:
+        raise TypeError(f"unknown option(s) {', '.join(map(repr, unknown))} for {task_id}; valid options: {', '.join(sorted(valid))}")
+    config = dict(valid)
+    for name, value in kwargs.items():
+        if name == "seed":
+            config[name] = value if isinstance(value, (list, tuple, np.ndarray)) else _as_int("seed", value)
+        elif name in POOL_DEFAULTS:
+            config[name] = _as_int(name, value)
+        else:
+            config[name] = _coerce_option(name, value, env_defaults[name])
+    num_envs, batch_size = config["num_envs"], config["batch_size"]
+    if num_envs < 1:
+        raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+    if batch_size == 0:
+        config["batch_size"] = batch_size = num_envs
+    if not 1 <= batch_size <= num_envs:
+        raise ValueError(f"batch_size must be in [1, num_envs={num_envs}] (0 means num_envs), got {batch_size}")
+    if config["num_threads"] < 0:
+        raise ValueError(f"num_threads must be >= 0, got {config['num_threads']}")
+    if config["thread_affinity_offset"] < -1:
+        raise ValueError("thread_affinity_offset must be >= 0, or -1 for no pinning")
+    if "max_episode_steps" in config and config["max_episode_steps"] < 1:
+        raise ValueError(f"max_episode_steps must be >= 1, got {config['max_episode_steps']}")
+    seeds_for(config["seed"], range(num_envs), num_envs)  # validates
+    return EnvSpec(task_id, config)
