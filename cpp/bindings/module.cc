@@ -307,14 +307,32 @@ class PyEnvPool {
       b->pool->Put(std::move(b->block));
       delete b;
     });
+    // numpy's C API directly: py::array's checks cost more than the step of
+    // a light env.
     const auto& fields = pool_->Fields();
+    auto& api = py::detail::npy_api::get();
     py::tuple out(fields.size());
-    std::vector<py::ssize_t> shape;
+    Py_intptr_t dims[EnvPool::kMaxRank + 1];
+    dims[0] = rows;
     for (std::size_t f = 0; f < fields.size(); ++f) {
-      shape.assign(1, rows);
-      for (int64_t d : fields[f].spec.shape) shape.push_back(d);
-      out[f] = py::array(dtypes_[f], shape,
-                         block->Field(static_cast<int>(f)), owner);
+      const auto& shape = fields[f].spec.shape;
+      for (std::size_t d = 0; d < shape.size(); ++d) dims[d + 1] = shape[d];
+      PyObject* descr = dtypes_[f].ptr();
+      Py_INCREF(descr);  // PyArray_NewFromDescr steals it
+      PyObject* arr = api.PyArray_NewFromDescr_(
+          api.PyArray_Type_, descr, static_cast<int>(shape.size() + 1), dims,
+          nullptr, block->Field(static_cast<int>(f)),
+          py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
+              py::detail::npy_api::NPY_ARRAY_ALIGNED_ |
+              py::detail::npy_api::NPY_ARRAY_WRITEABLE_,
+          nullptr);
+      if (arr == nullptr) throw py::error_already_set();
+      Py_INCREF(owner.ptr());  // PyArray_SetBaseObject steals it
+      if (api.PyArray_SetBaseObject_(arr, owner.ptr()) != 0) {
+        Py_DECREF(arr);
+        throw py::error_already_set();
+      }
+      PyTuple_SET_ITEM(out.ptr(), f, arr);
     }
     return out;
   }

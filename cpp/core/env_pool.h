@@ -76,6 +76,7 @@ class EnvPool {
   };
   static constexpr int kMaxInfoFields = 64;
   static constexpr int kMaxChunk = 32;
+  static constexpr std::size_t kMaxRank = 7;  // per env; numpy adds the batch
 
   EnvPool(const EnvDescriptor& descriptor, const Config& config,
           const PoolOptions& options)
@@ -96,6 +97,8 @@ class EnvPool {
     if (static_cast<int>(spec_.info.size()) > kMaxInfoFields) {
       throw std::invalid_argument("too many info fields");
     }
+    for (const ArraySpec& s : spec_.info) CheckRank(s);
+    CheckRank(spec_.obs);
     if (static_cast<int>(options.seeds.size()) != num_envs_) {
       throw std::invalid_argument("need one seed per env");
     }
@@ -212,6 +215,13 @@ class EnvPool {
     bool needs_reset = true;  // the first action of an env resets it
     std::string error;        // set by a worker when the env threw
   };
+
+  static void CheckRank(const ArraySpec& s) {
+    if (s.shape.size() > kMaxRank) {
+      throw std::invalid_argument("array '" + s.name + "' has more than " +
+                                  std::to_string(kMaxRank) + " dimensions");
+    }
+  }
 
   std::vector<FieldLayout> BuildFields() const {
     auto scalar = [](const char* name, DType dtype) {

@@ -48,7 +48,11 @@ inline void FutexWake(std::atomic<int>* word, int count) {
 
 class Semaphore {
  public:
-  explicit Semaphore(int spin = 2000) : spin_(spin) {}
+  // `spin`: tries before sleeping. 0 by default: recv()'s thread runs queued
+  // steps itself, so a spinning worker mostly steals that thread's core
+  // (measured on 2 cores: 0 beat 200, 2000 and 20000 on throughput and
+  // latency).
+  explicit Semaphore(int spin = 0) : spin_(spin) {}
 
   void Release(int n) {
     // seq_cst pairs with the waiter's increment of waiters_ followed by its

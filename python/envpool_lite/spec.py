@@ -83,19 +83,26 @@ def seeds_for(seed: Any, ids: Sequence[int] | np.ndarray, num_envs: int) -> list
     return seeds
 
 
-def _box(spec: dict) -> gymnasium.spaces.Space:
-    dtype = np.dtype(spec["dtype"])
+def _bound(values: list, shape: tuple, dtype: np.dtype, upper: bool) -> np.ndarray:
+    """A Box bound: one value for every element, one per element, or none
+    (the dtype's own limit)."""
+    if not values:
+        limit = (np.iinfo(dtype).max if upper else np.iinfo(dtype).min) if np.issubdtype(dtype, np.integer) else (np.inf if upper else -np.inf)
+        return np.full(shape, limit, dtype)
+    array = np.asarray(values, np.float64)
+    array = np.broadcast_to(array, shape) if array.size == 1 else array.reshape(shape)
+    return array.astype(dtype)
+
+
+def _space(spec: dict) -> gymnasium.spaces.Space:
+    """The gymnasium space of one env's array."""
     if spec["num_values"] > 0:
         return gymnasium.spaces.Discrete(spec["num_values"])
+    dtype = np.dtype(spec["dtype"])
     shape = tuple(spec["shape"])
-    if spec["low"]:
-        low = np.broadcast_to(np.asarray(spec["low"], np.float64), shape) if len(spec["low"]) == 1 else np.asarray(spec["low"]).reshape(shape)
-        high = np.broadcast_to(np.asarray(spec["high"], np.float64), shape) if len(spec["high"]) == 1 else np.asarray(spec["high"]).reshape(shape)
-    elif np.issubdtype(dtype, np.integer):
-        low, high = np.iinfo(dtype).min, np.iinfo(dtype).max
-    else:
-        low, high = -np.inf, np.inf
-    return gymnasium.spaces.Box(low=np.asarray(low).astype(dtype), high=np.asarray(high).astype(dtype), shape=shape, dtype=dtype)
+    low = _bound(spec["low"], shape, dtype, upper=False)
+    high = _bound(spec["high"], shape, dtype, upper=True)
+    return gymnasium.spaces.Box(low=low, high=high, shape=shape, dtype=dtype)
 
 
 class EnvSpec:
@@ -106,8 +113,8 @@ class EnvSpec:
         self.config = MappingProxyType(dict(config))
         env_options = {k: v for k, v in config.items() if k not in POOL_DEFAULTS}
         self._arrays = _core.task_spec(task_id, env_options)
-        self.observation_space = _box(self._arrays["obs"])
-        self.action_space = _box(self._arrays["action"])
+        self.observation_space = _space(self._arrays["obs"])
+        self.action_space = _space(self._arrays["action"])
         self.info_specs = tuple(self._arrays["info"])
         self.max_episode_steps = self._arrays["max_episode_steps"]
 

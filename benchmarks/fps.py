@@ -1,0 +1,322 @@
+"""Pure-simulation throughput of envpool_lite, side by side with its peers.
+
+Random actions, no learning: steps/s (and frames/s = steps x frame_skip) for
+envpool_lite and, in the same run and with the same settings, every peer that
+is installed (EnvPool, gymnasium's SyncVectorEnv and AsyncVectorEnv, a plain
+for-loop over one gymnasium env). Repeats are interleaved across systems so
+that machine noise hits all of them alike; the median is reported with the
+spread (min-max).
+
+    python benchmarks/fps.py                 # default sweep, a few minutes
+    python benchmarks/fps.py --quick         # under a minute
+    python benchmarks/fps.py --systems envpool_lite,envpool --tasks CartPole-v1
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.metadata
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+CORES = os.cpu_count() or 1
+
+
+# --- tasks: one entry each --------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Task:
+    name: str  # envpool_lite / EnvPool task id
+    gymnasium_id: str | None  # the reference implementation, if any
+    frame_skip: int = 1
+    num_actions: int = 2
+
+
+TASKS = {
+    "CartPole-v1": Task("CartPole-v1", "CartPole-v1", frame_skip=1, num_actions=2),
+}
+
+
+# --- configurations ---------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Config:
+    num_envs: int
+    batch_size: int
+    num_threads: int
+
+    @property
+    def mode(self) -> str:
+        return "sync" if self.batch_size == self.num_envs else "async"
+
+    def label(self) -> str:
+        return f"envs={self.num_envs} batch={self.batch_size} threads={self.num_threads} ({self.mode})"
+
+
+def default_configs(quick: bool) -> list[Config]:
+    threads = min(CORES, 2) if quick else CORES
+    configs = [
+        Config(1, 1, 1),  # round-trip latency
+        Config(256, 128, threads),  # throughput, async
+    ]
+    if not quick:
+        configs += [
+            Config(8, 8, 1),
+            Config(64, 64, threads),
+            Config(256, 256, threads),
+            Config(64, 32, threads),
+        ]
+    return configs
+
+
+# --- systems: a runner takes (task, config, steps) and returns steps/s --------
+class Skip(Exception):
+    """A system that cannot run here (not installed, not applicable)."""
+
+
+def _random_actions(task: Task, batch: int, rng: np.random.Generator, count: int = 64) -> list[np.ndarray]:
+    return [rng.integers(0, task.num_actions, size=batch).astype(np.int32) for _ in range(count)]
+
+
+def _run_pool_async(env, task: Task, cfg: Config, steps: int) -> float:
+    """The EnvPool-style loop shared by envpool_lite and EnvPool: send the
+    batch's actions, receive the next batch."""
+    rng = np.random.default_rng(0)
+    actions = _random_actions(task, cfg.batch_size, rng)
+    env.async_reset()
+    env_id = env.recv()[-1]["env_id"]
+    for i in range(max(20, steps // cfg.batch_size // 10)):  # warm-up
+        env.send(actions[i % 64], env_id)
+        env_id = env.recv()[-1]["env_id"]
+    batches = max(1, steps // cfg.batch_size)
+    start = time.perf_counter()
+    for i in range(batches):
+        env.send(actions[i % 64], env_id)
+        env_id = env.recv()[-1]["env_id"]
+    return batches * cfg.batch_size / (time.perf_counter() - start)
+
+
+def run_envpool_lite(task: Task, cfg: Config, steps: int) -> float:
+    import envpool_lite
+
+    env = envpool_lite.make(task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0)
+    try:
+        return _run_pool_async(env, task, cfg, steps)
+    finally:
+        env.close()
+
+
+def run_envpool(task: Task, cfg: Config, steps: int) -> float:
+    try:
+        import envpool
+    except Exception as e:  # not installed, or broken on this Python
+        raise Skip(f"envpool not importable ({type(e).__name__})") from None
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = envpool.make(task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0)
+    try:
+        return _run_pool_async(env, task, cfg, steps)
+    finally:
+        env.close()
+
+
+def run_gymnasium_loop(task: Task, cfg: Config, steps: int) -> float:
+    """One gymnasium env in a Python for-loop (only meaningful for one env)."""
+    if task.gymnasium_id is None:
+        raise Skip("no gymnasium implementation")
+    if cfg.num_envs != 1:
+        raise Skip("a single env loop")
+    import gymnasium
+
+    env = gymnasium.make(task.gymnasium_id)
+    rng = np.random.default_rng(0)
+    actions = rng.integers(0, task.num_actions, size=1024).tolist()
+    env.reset(seed=0)
+    start = time.perf_counter()
+    for i in range(steps):
+        _, _, term, trunc, _ = env.step(actions[i % 1024])
+        if term or trunc:
+            env.reset()
+    rate = steps / (time.perf_counter() - start)
+    env.close()
+    return rate
+
+
+def _run_gymnasium_vector(mode: str, task: Task, cfg: Config, steps: int) -> float:
+    if task.gymnasium_id is None:
+        raise Skip("no gymnasium implementation")
+    if cfg.batch_size != cfg.num_envs:
+        raise Skip("sync only")
+    if mode == "async" and cfg.num_envs > 4 * CORES:
+        raise Skip(f"{cfg.num_envs} subprocesses on {CORES} cores")
+    import gymnasium
+
+    env = gymnasium.make_vec(task.gymnasium_id, num_envs=cfg.num_envs, vectorization_mode=mode)
+    rng = np.random.default_rng(0)
+    actions = _random_actions(task, cfg.num_envs, rng)
+    env.reset(seed=0)
+    for i in range(10):
+        env.step(actions[i % 64])
+    batches = max(1, steps // cfg.num_envs)
+    start = time.perf_counter()
+    for i in range(batches):
+        env.step(actions[i % 64])
+    rate = batches * cfg.num_envs / (time.perf_counter() - start)
+    env.close()
+    return rate
+
+
+SYSTEMS: dict[str, Callable[[Task, Config, int], float]] = {
+    "envpool_lite": run_envpool_lite,
+    "envpool": run_envpool,
+    "gymnasium_loop": run_gymnasium_loop,
+    "gymnasium_sync": lambda t, c, s: _run_gymnasium_vector("sync", t, c, s),
+    "gymnasium_async": lambda t, c, s: _run_gymnasium_vector("async", t, c, s),
+}
+
+
+# --- measuring --------------------------------------------------------------
+def steps_for(system: str, cfg: Config, quick: bool) -> int:
+    base = 20_000 if quick else 100_000
+    if system.startswith("gymnasium"):
+        base //= 4  # Python-speed peers: fewer steps, same precision in practice
+    if cfg.num_envs == 1:
+        base //= 2
+    return base
+
+
+def versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for pkg in ["envpool_lite", "envpool", "gymnasium", "numpy", "dm-env", "ale-py", "vizdoom"]:
+        try:
+            out[pkg] = importlib.metadata.version(pkg)
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a small sweep that finishes in under a minute")
+    parser.add_argument("--tasks", default=",".join(TASKS), help=f"comma-separated, from {', '.join(TASKS)}")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help=f"comma-separated, from {', '.join(SYSTEMS)}")
+    parser.add_argument("--repeats", type=int, default=None, help="measurements per system and configuration (default 5, 3 with --quick)")
+    parser.add_argument("--configs", default=None, help="override the sweep: 'envs:batch:threads,...'")
+    parser.add_argument("--steps", type=int, default=None, help="steps per measurement (default depends on the system)")
+    parser.add_argument("--out", default="benchmarks/results/fps.json", help="where the JSON goes")
+    args = parser.parse_args(argv)
+
+    tasks = [TASKS[t] for t in args.tasks.split(",") if t]
+    systems = [s for s in args.systems.split(",") if s]
+    for s in systems:
+        if s not in SYSTEMS:
+            parser.error(f"unknown system {s!r}; choose from {', '.join(SYSTEMS)}")
+    repeats = args.repeats or (3 if args.quick else 5)
+    if args.configs:
+        configs = [Config(*map(int, c.split(":"))) for c in args.configs.split(",")]
+    else:
+        configs = default_configs(args.quick)
+
+    results = []
+    notes = []
+    skipped: set[tuple[str, str]] = set()
+    for task in tasks:
+        for cfg in configs:
+            rates: dict[str, list[float]] = {s: [] for s in systems}
+            for r in range(repeats):
+                for system in systems:  # interleaved: noise hits every system alike
+                    if (system, cfg.label()) in skipped:
+                        continue
+                    try:
+                        steps = args.steps or steps_for(system, cfg, args.quick)
+                        rates[system].append(SYSTEMS[system](task, cfg, steps))
+                    except Skip as e:
+                        skipped.add((system, cfg.label()))
+                        if system in ("envpool",) and str(e) not in notes:
+                            notes.append(f"{system}: skipped, {e}")
+                print(f"  {task.name} {cfg.label()} repeat {r + 1}/{repeats}", file=sys.stderr, end="\r")
+            for system, values in rates.items():
+                if not values:
+                    continue
+                med = statistics.median(values)
+                results.append(
+                    {
+                        "task": task.name,
+                        "system": system,
+                        **dataclasses.asdict(cfg),
+                        "mode": cfg.mode,
+                        "steps_per_s": med,
+                        "frames_per_s": med * task.frame_skip,
+                        "min": min(values),
+                        "max": max(values),
+                        "runs": values,
+                    }
+                )
+    print(" " * 80, file=sys.stderr, end="\r")
+
+    report = {
+        "command": " ".join([Path(sys.argv[0]).name, *(argv if argv is not None else sys.argv[1:])]),
+        "machine": {"cores": CORES, "cpu": cpu_model(), "platform": platform.platform()},
+        "versions": versions(),
+        "repeats": repeats,
+        "notes": notes,
+        "results": results,
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2))
+    print_table(report)
+    for n in notes:
+        print(n)
+    print(f"JSON: {out}")
+    return report
+
+
+def print_table(report: dict) -> None:
+    rows = report["results"]
+    ref = {(r["task"], r["num_envs"], r["batch_size"], r["num_threads"]): r["steps_per_s"] for r in rows if r["system"] == "envpool"}
+    header = ["task", "envs", "batch", "threads", "system", "steps/s", "frames/s", "spread", "vs EnvPool"]
+    table = []
+    for r in rows:
+        key = (r["task"], r["num_envs"], r["batch_size"], r["num_threads"])
+        ratio = f"{r['steps_per_s'] / ref[key]:.2f}x" if key in ref else "-"
+        spread = f"{r['min']:,.0f}-{r['max']:,.0f}"
+        table.append([r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]), r["system"], f"{r['steps_per_s']:,.0f}", f"{r['frames_per_s']:,.0f}", spread, ratio])
+    try:
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title=f"Throughput on {report['machine']['cpu']} ({report['machine']['cores']} cores), median of {report['repeats']}")
+        for h in header:
+            t.add_column(h, justify="right" if h not in ("task", "system") else "left")
+        for row in table:
+            t.add_row(*row)
+        Console().print(t)
+    except ImportError:
+        widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(header)]
+        print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+        for row in table:
+            print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+
+
+if __name__ == "__main__":
+    main()

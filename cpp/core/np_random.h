@@ -1,0 +1,135 @@
+// NumpyRandom: the random stream of
+//   np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+// which is what gymnasium.utils.seeding.np_random(seed) builds, reproduced
+// bit for bit so that an env seeded with s draws exactly what the gymnasium
+// env reset with seed=s draws.
+//
+// SeedSequence: the seed is split into little-endian uint32 words (one word
+// below 2^32, two otherwise), hashed into a 4-word pool, and
+// generate_state(4, uint64) expands the pool into PCG64's initial state and
+// increment. PCG64 is the 128-bit LCG with the XSL-RR output function.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace envpool_lite {
+
+class NumpyRandom {
+ public:
+  explicit NumpyRandom(uint64_t seed) { Seed(seed); }
+
+  void Seed(uint64_t seed) {
+    uint64_t words[4];
+    SeedSequenceState(seed, words);
+    // pcg64_set_seed: state = words[0..1], inc = words[2..3], high word
+    // first; then pcg_setseq_128_srandom_r.
+    const uint128 init_state = (static_cast<uint128>(words[0]) << 64) | words[1];
+    const uint128 init_seq = (static_cast<uint128>(words[2]) << 64) | words[3];
+    state_ = 0;
+    inc_ = (init_seq << 1) | 1;
+    Step();
+    state_ += init_state;
+    Step();
+  }
+
+  // Generator.integers' raw source: PCG64's next 64 random bits.
+  uint64_t NextUint64() {
+    Step();
+    // XSL-RR: xor the halves, rotate right by the top 6 bits of the state.
+    const uint64_t xored =
+        static_cast<uint64_t>(state_ >> 64) ^ static_cast<uint64_t>(state_);
+    const unsigned rot = static_cast<unsigned>(state_ >> 122);
+    return (xored >> rot) | (xored << ((64 - rot) & 63));
+  }
+
+  // numpy's next_double: the top 53 bits scaled into [0, 1).
+  double NextDouble() {
+    return static_cast<double>(NextUint64() >> 11) *
+           (1.0 / 9007199254740992.0);
+  }
+
+  // Generator.uniform(low, high): low + (high - low) * next_double, with the
+  // range computed first, as numpy's random_uniform(off, scale) does.
+  double Uniform(double low, double high) {
+    const double range = high - low;
+    return low + range * NextDouble();
+  }
+
+ private:
+  using uint128 = unsigned __int128;
+
+  // PCG64's default multiplier, 0x2360ED051FC65DA44385DF649FCCF645.
+  static constexpr uint128 kMultiplier =
+      (static_cast<uint128>(0x2360ED051FC65DA4ULL) << 64) |
+      0x4385DF649FCCF645ULL;
+
+  void Step() { state_ = state_ * kMultiplier + inc_; }
+
+  // SeedSequence(seed).generate_state(4, np.uint64), with numpy's constants.
+  static void SeedSequenceState(uint64_t seed, uint64_t out[4]) {
+    constexpr uint32_t kInitA = 0x43b0d7e5;
+    constexpr uint32_t kMultA = 0x931e8875;
+    constexpr uint32_t kInitB = 0x8b51f9dd;
+    constexpr uint32_t kMultB = 0x58f38ded;
+    constexpr uint32_t kMixMultL = 0xca01f9dd;
+    constexpr uint32_t kMixMultR = 0x4973f715;
+    constexpr int kXShift = 16;
+    constexpr int kPoolSize = 4;
+
+    // _int_to_uint32_array: 0 -> [0]; otherwise little-endian 32-bit words.
+    std::vector<uint32_t> entropy;
+    if (seed == 0) entropy.push_back(0);
+    for (uint64_t n = seed; n > 0; n >>= 32) {
+      entropy.push_back(static_cast<uint32_t>(n & 0xFFFFFFFFu));
+    }
+
+    uint32_t hash_const = kInitA;
+    auto hashmix = [&hash_const](uint32_t value) {
+      value ^= hash_const;
+      hash_const *= kMultA;
+      value *= hash_const;
+      value ^= value >> kXShift;
+      return value;
+    };
+    auto mix = [](uint32_t x, uint32_t y) {
+      uint32_t result = kMixMultL * x - kMixMultR * y;
+      result ^= result >> kXShift;
+      return result;
+    };
+
+    // mix_entropy: at most 2 entropy words, so none are left over after
+    // filling the 4-word pool.
+    uint32_t pool[kPoolSize];
+    for (int i = 0; i < kPoolSize; ++i) {
+      pool[i] = hashmix(i < static_cast<int>(entropy.size()) ? entropy[i] : 0);
+    }
+    for (int src = 0; src < kPoolSize; ++src) {
+      for (int dst = 0; dst < kPoolSize; ++dst) {
+        if (src != dst) pool[dst] = mix(pool[dst], hashmix(pool[src]));
+      }
+    }
+
+    // generate_state: 8 uint32 words cycling over the pool, paired
+    // little-endian into 4 uint64.
+    uint32_t state_words[8];
+    uint32_t hash_b = kInitB;
+    for (int i = 0; i < 8; ++i) {
+      uint32_t v = pool[i % kPoolSize];
+      v ^= hash_b;
+      hash_b *= kMultB;
+      v *= hash_b;
+      v ^= v >> kXShift;
+      state_words[i] = v;
+    }
+    for (int i = 0; i < 4; ++i) {
+      out[i] = static_cast<uint64_t>(state_words[2 * i]) |
+               (static_cast<uint64_t>(state_words[2 * i + 1]) << 32);
+    }
+  }
+
+  uint128 state_ = 0;
+  uint128 inc_ = 0;
+};
+
+}  // namespace envpool_lite

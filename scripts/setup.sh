@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine for envpool_lite: system packages, a
+# virtual environment in .venv, and the build (an editable install, so a
+# re-run rebuilds only what changed). Idempotent; `make test` and
+# `make bench` call it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+
+# System packages: a C++20 compiler and make. Installed only when missing.
+missing=()
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v make >/dev/null 2>&1 || missing+=(make)
+"$PYTHON" -c "import venv, ensurepip" >/dev/null 2>&1 || missing+=(python3-venv)
+if ((${#missing[@]})); then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+# Build requirements live in the venv so rebuilds are incremental
+# (--no-build-isolation reuses build/ between runs).
+.venv/bin/python -m pip install -q "scikit-build-core>=0.10" "pybind11>=2.12" "cmake>=3.20" ninja
+.venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench]"
+# PyTorch for trainers/ and the CleanRL-style example test: 2.13.0 is the
+# CPU build this machine image carries (any other version pulls CUDA wheels).
+.venv/bin/python -c "import torch" >/dev/null 2>&1 || .venv/bin/python -m pip install -q "torch==2.13.0"

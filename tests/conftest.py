@@ -1,0 +1,26 @@
+import numpy as np
+import pytest
+
+import envpool_lite
+
+
+@pytest.fixture
+def make():
+    """envpool_lite.make that closes every pool a test made."""
+    pools = []
+
+    def _make(*args, **kwargs):
+        env = envpool_lite.make(*args, **kwargs)
+        pools.append(env)
+        return env
+
+    yield _make
+    for env in pools:
+        env.close()
+
+
+def random_actions(space, n, rng):
+    """n random actions for one env's action space (batched)."""
+    if hasattr(space, "n"):
+        return rng.integers(0, int(space.n), size=n).astype(np.int32)
+    return rng.uniform(space.low, space.high, size=(n, *space.shape)).astype(space.dtype)

@@ -1,0 +1,162 @@
+"""Bad input gets a clear Python exception and leaves the pool usable."""
+
+import time
+
+import numpy as np
+import pytest
+
+import envpool_lite
+
+
+def _still_works(env, n=None):
+    """The pool still steps after the error."""
+    n = n or env.config["batch_size"]
+    env.reset()
+    obs, rew, term, trunc, info = env.step(np.zeros((n, *env.spec.action_space.shape), env.spec.action_space.dtype))
+    assert len(obs) == n
+
+
+@pytest.mark.parametrize(
+    "action,error,match",
+    [
+        (np.zeros(3, np.int32), ValueError, "shape"),
+        (np.zeros((4, 1), np.int32), ValueError, "shape"),
+        (np.zeros(4, np.float32), TypeError, "integer"),
+        (np.array([0, 1, 2, 0]), ValueError, "out of range"),
+        (np.array([0, -1, 0, 0]), ValueError, "out of range"),
+        (np.array(["a", "b", "c", "d"]), TypeError, "dtype"),
+        (object(), (TypeError, ValueError), ""),
+    ],
+)
+def test_bad_discrete_actions(make, action, error, match):
+    env = make("CartPole-v1", num_envs=4)
+    env.reset()
+    with pytest.raises(error, match=match):
+        env.step(action)
+    _still_works(env)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_continuous_action(make, bad):
+    env = make("Pendulum-v1", num_envs=2)
+    env.reset()
+    with pytest.raises(ValueError, match="non-finite"):
+        env.step(np.array([[0.0], [bad]], np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros(2, np.float32))
+    _still_works(env)
+
+
+def test_bad_env_ids(make):
+    env = make("CartPole-v1", num_envs=4, batch_size=2)
+    env.async_reset()
+    obs, rew, term, trunc, info = env.recv()
+    ids = info["env_id"]
+    others = sorted(set(range(4)) - set(ids.tolist()))
+    with pytest.raises(ValueError, match="out of range"):
+        env.send(np.zeros(2, np.int32), np.array([0, 4]))
+    with pytest.raises(ValueError, match="out of range"):
+        env.send(np.zeros(2, np.int32), np.array([-1, 0]))
+    with pytest.raises(ValueError, match="twice"):
+        env.send(np.zeros(2, np.int32), np.array([ids[0], ids[0]]))
+    with pytest.raises(ValueError, match="not awaiting"):
+        env.send(np.zeros(2, np.int32), np.array(others))
+    with pytest.raises(TypeError, match="integers"):
+        env.send(np.zeros(2, np.int32), np.array([0.0, 1.0]))
+    # None of the failed calls changed anything: the right ids still work.
+    env.send(np.zeros(2, np.int32), ids)
+    obs, rew, term, trunc, info = env.recv()
+    assert len(info["env_id"]) == 2
+
+
+def test_recv_with_nothing_in_flight_raises_at_once(make):
+    env = make("CartPole-v1", num_envs=2)
+    start = time.perf_counter()
+    with pytest.raises(RuntimeError, match="in flight"):
+        env.recv()
+    env.reset()
+    with pytest.raises(RuntimeError, match="in flight"):
+        env.recv()
+    assert time.perf_counter() - start < 1.0
+
+
+def test_recv_timeout(make):
+    env = make("Dummy-v0", num_envs=2, step_sleep_us=300_000)
+    env.reset()
+    env.send(np.zeros(2, np.int32))
+    start = time.perf_counter()
+    with pytest.raises(TimeoutError):
+        env.recv(timeout=0.05)
+    assert time.perf_counter() - start < 0.25
+    obs, rew, term, trunc, info = env.recv()  # the results still arrive
+    assert len(obs) == 2
+    with pytest.raises(ValueError):
+        env.recv(timeout=-1)
+
+
+def test_calls_after_close_raise(make):
+    env = make("CartPole-v1", num_envs=2)
+    env.reset()
+    env.close()
+    env.close()  # idempotent
+    for call in [lambda: env.reset(), lambda: env.step(np.zeros(2, np.int32)), lambda: env.recv(), lambda: env.send(np.zeros(2, np.int32)), lambda: env.async_reset()]:
+        with pytest.raises(RuntimeError, match="closed"):
+            call()
+
+
+@pytest.mark.parametrize(
+    "kwargs,error,match",
+    [
+        (dict(num_envs=2, batch_size=3), ValueError, "batch_size"),
+        (dict(num_envs=0), ValueError, "num_envs"),
+        (dict(num_envs=-3), ValueError, "num_envs"),
+        (dict(num_envs=2, batch_size=-1), ValueError, "batch_size"),
+        (dict(seed=-1), ValueError, "seed"),
+        (dict(seed=2**32), ValueError, "seed"),
+        (dict(num_envs=3, seed=2**32 - 2), ValueError, "seed"),
+        (dict(num_envs=2, seed=[1, 2, 3]), ValueError, "seed"),
+        (dict(seed=1.5), TypeError, "seed"),
+        (dict(num_threads=-1), ValueError, "num_threads"),
+        (dict(thread_affinity_offset=-2), ValueError, "thread_affinity_offset"),
+        (dict(max_episode_steps=0), ValueError, "max_episode_steps"),
+        (dict(num_envs=2.0), TypeError, "num_envs"),
+        (dict(sutton_barto_reward="yes"), TypeError, "sutton_barto_reward"),
+        (dict(bogus=1), TypeError, "valid options"),
+    ],
+)
+def test_bad_make_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        envpool_lite.make("CartPole-v1", **kwargs)
+
+
+def test_unknown_task_suggests_close_names():
+    with pytest.raises(ValueError, match="CartPole-v1"):
+        envpool_lite.make("CartPole-v0")
+    with pytest.raises(ValueError, match="env_type"):
+        envpool_lite.make("CartPole-v1", env_type="torch")
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        envpool_lite.make("CartPole-v1", autoreset_mode="DISABLED")
+
+
+def test_env_exception_reaches_recv_and_pool_recovers(make):
+    env = make("Dummy-v0", num_envs=4, fail_on_step=3, num_threads=2)
+    env.reset()
+    env.step(np.zeros(4, np.int32))
+    env.step(np.zeros(4, np.int32))
+    with pytest.raises(envpool_lite.EnvStepError, match="failed on step 3") as exc:
+        env.step(np.zeros(4, np.int32))
+    assert sorted(exc.value.env_ids) == [0, 1, 2, 3]
+    assert isinstance(exc.value, RuntimeError)
+    # The failed envs reset on their next action.
+    obs, rew, term, trunc, info = env.step(np.zeros(4, np.int32))
+    np.testing.assert_array_equal(obs[:, 2], 0)
+    obs, rew, term, trunc, info = env.step(np.zeros(4, np.int32))
+    np.testing.assert_array_equal(obs[:, 2], 1)
+
+
+def test_env_exception_on_reset(make):
+    env = make("Dummy-v0", num_envs=2, fail_on_reset=True)
+    with pytest.raises(envpool_lite.EnvStepError, match="failed on reset"):
+        env.reset()
+    with pytest.raises(envpool_lite.EnvStepError):
+        env.reset()
