@@ -51,6 +51,7 @@ class Config:
     num_envs: int
     batch_size: int
     num_threads: int
+    sweep: str = "point"  # which plot it belongs to: "threads", "envs" or "point"
 
     @property
     def mode(self) -> str:
@@ -61,18 +62,14 @@ class Config:
 
 
 def default_configs(quick: bool) -> list[Config]:
-    threads = min(CORES, 2) if quick else CORES
-    configs = [
-        Config(1, 1, 1),  # round-trip latency
-        Config(256, 128, threads),  # throughput, async
-    ]
-    if not quick:
-        configs += [
-            Config(8, 8, 1),
-            Config(64, 64, threads),
-            Config(256, 256, threads),
-            Config(64, 32, threads),
-        ]
+    """The sweep, fitted to this machine's cores."""
+    if quick:
+        return [Config(1, 1, 1), Config(256, 128, min(CORES, 2))]
+    threads = sorted({1, 2, 4, 8, 16, CORES} & set(range(1, CORES + 1)))
+    configs = [Config(1, 1, 1)]  # round-trip latency
+    configs += [Config(256, 128, t, "threads") for t in threads]  # async, by threads
+    configs += [Config(n, n, CORES, "envs") for n in (4, 16, 64, 256)]  # sync, by envs
+    configs += [Config(64, 16, CORES)]
     return configs
 
 
@@ -114,14 +111,14 @@ def run_envpool_lite(task: Task, cfg: Config, steps: int) -> float:
 
 
 def run_envpool(task: Task, cfg: Config, steps: int) -> float:
-    try:
-        import envpool
-    except Exception as e:  # not installed, or broken on this Python
-        raise Skip(f"envpool not importable ({type(e).__name__})") from None
     import warnings
 
-    with warnings.catch_warnings():
+    with warnings.catch_warnings():  # EnvPool's own space warnings
         warnings.simplefilter("ignore")
+        try:
+            import envpool
+        except Exception as e:  # not installed, or broken on this Python
+            raise Skip(f"envpool not importable ({type(e).__name__})") from None
         env = envpool.make(task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0)
     try:
         return _run_pool_async(env, task, cfg, steps)
@@ -214,6 +211,37 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def single_thread_limit(task: Task, repeats: int, quick: bool) -> float:
+    """Steps/s of one env in a tight C++ loop on one thread (envpool_lite's
+    own env, no engine): the per-core limit of any pool."""
+    from envpool_lite import _core
+
+    steps = 200_000 if quick else 1_000_000
+    return statistics.median(_core.single_thread_steps_per_second(task.name, {}, steps) for _ in range(repeats))
+
+
+class Progress:
+    """A rich progress bar when rich is installed, else nothing."""
+
+    def __init__(self, total: int):
+        try:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+
+            self._bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task("benchmark", total=total)
+        except ImportError:
+            self._bar = None
+
+    def advance(self, description: str) -> None:
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1, description=description)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small sweep that finishes in under a minute")
@@ -222,11 +250,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--repeats", type=int, default=None, help="measurements per system and configuration (default 5, 3 with --quick)")
     parser.add_argument("--configs", default=None, help="override the sweep: 'envs:batch:threads,...'")
     parser.add_argument("--steps", type=int, default=None, help="steps per measurement (default depends on the system)")
-    parser.add_argument("--out", default="benchmarks/results/fps.json", help="where the JSON goes")
+    parser.add_argument("--no-plot", action="store_true", help="skip the PNG")
+    parser.add_argument("--out", default="benchmarks/results/fps.json", help="where the JSON goes (the PNG goes beside it)")
     args = parser.parse_args(argv)
 
-    tasks = [TASKS[t] for t in args.tasks.split(",") if t]
-    systems = [s for s in args.systems.split(",") if s]
+    for t in args.tasks.split(","):
+        if t not in TASKS:
+            parser.error(f"unknown task {t!r}; choose from {', '.join(TASKS)}")
+    tasks = [TASKS[t] for t in args.tasks.split(",")]
+    systems = args.systems.split(",")
     for s in systems:
         if s not in SYSTEMS:
             parser.error(f"unknown system {s!r}; choose from {', '.join(SYSTEMS)}")
@@ -236,48 +268,54 @@ def main(argv: list[str] | None = None) -> dict:
     else:
         configs = default_configs(args.quick)
 
-    results = []
-    notes = []
+    results, notes, limits = [], [], {}
     skipped: set[tuple[str, str]] = set()
-    for task in tasks:
-        for cfg in configs:
-            rates: dict[str, list[float]] = {s: [] for s in systems}
-            for r in range(repeats):
-                for system in systems:  # interleaved: noise hits every system alike
-                    if (system, cfg.label()) in skipped:
+    progress = Progress(len(tasks) * len(configs) * repeats)
+    try:
+        for task in tasks:
+            limits[task.name] = single_thread_limit(task, repeats, args.quick)
+            for cfg in configs:
+                rates: dict[str, list[float]] = {s: [] for s in systems}
+                for r in range(repeats):
+                    for system in systems:  # interleaved: noise hits every system alike
+                        if (system, cfg.label()) in skipped:
+                            continue
+                        try:
+                            steps = args.steps or steps_for(system, cfg, args.quick)
+                            rates[system].append(SYSTEMS[system](task, cfg, steps))
+                        except Skip as e:
+                            skipped.add((system, cfg.label()))
+                            note = f"{system}: skipped ({e})"
+                            if system == "envpool" and note not in notes:
+                                notes.append(note)
+                    progress.advance(f"{task.name} {cfg.label()}")
+                for system, values in rates.items():
+                    if not values:
                         continue
-                    try:
-                        steps = args.steps or steps_for(system, cfg, args.quick)
-                        rates[system].append(SYSTEMS[system](task, cfg, steps))
-                    except Skip as e:
-                        skipped.add((system, cfg.label()))
-                        if system in ("envpool",) and str(e) not in notes:
-                            notes.append(f"{system}: skipped, {e}")
-                print(f"  {task.name} {cfg.label()} repeat {r + 1}/{repeats}", file=sys.stderr, end="\r")
-            for system, values in rates.items():
-                if not values:
-                    continue
-                med = statistics.median(values)
-                results.append(
-                    {
-                        "task": task.name,
-                        "system": system,
-                        **dataclasses.asdict(cfg),
-                        "mode": cfg.mode,
-                        "steps_per_s": med,
-                        "frames_per_s": med * task.frame_skip,
-                        "min": min(values),
-                        "max": max(values),
-                        "runs": values,
-                    }
-                )
-    print(" " * 80, file=sys.stderr, end="\r")
+                    med = statistics.median(values)
+                    results.append(
+                        {
+                            "task": task.name,
+                            "system": system,
+                            **dataclasses.asdict(cfg),
+                            "mode": cfg.mode,
+                            "steps_per_s": med,
+                            "frames_per_s": med * task.frame_skip,
+                            "min": min(values),
+                            "max": max(values),
+                            "runs": values,
+                            "efficiency": med / (cfg.num_threads * limits[task.name]),
+                        }
+                    )
+    finally:
+        progress.close()
 
     report = {
-        "command": " ".join([Path(sys.argv[0]).name, *(argv if argv is not None else sys.argv[1:])]),
+        "command": " ".join(["benchmarks/fps.py", *(argv if argv is not None else sys.argv[1:])]),
         "machine": {"cores": CORES, "cpu": cpu_model(), "platform": platform.platform()},
         "versions": versions(),
         "repeats": repeats,
+        "single_thread_limit_steps_per_s": limits,
         "notes": notes,
         "results": results,
     }
@@ -288,34 +326,88 @@ def main(argv: list[str] | None = None) -> dict:
     for n in notes:
         print(n)
     print(f"JSON: {out}")
+    if not args.no_plot:
+        png = plot(report, out.with_suffix(".png"))
+        if png:
+            print(f"plot: {png}")
     return report
+
+
+def ratio_to(rows: list[dict], peer: str) -> dict[tuple, float]:
+    return {(r["task"], r["num_envs"], r["batch_size"], r["num_threads"]): r["steps_per_s"] for r in rows if r["system"] == peer}
 
 
 def print_table(report: dict) -> None:
     rows = report["results"]
-    ref = {(r["task"], r["num_envs"], r["batch_size"], r["num_threads"]): r["steps_per_s"] for r in rows if r["system"] == "envpool"}
-    header = ["task", "envs", "batch", "threads", "system", "steps/s", "frames/s", "spread", "vs EnvPool"]
+    ref = ratio_to(rows, "envpool")
+    header = ["task", "envs", "batch", "threads", "system", "steps/s", "frames/s", "spread (min-max)", "vs EnvPool", "efficiency"]
     table = []
     for r in rows:
         key = (r["task"], r["num_envs"], r["batch_size"], r["num_threads"])
         ratio = f"{r['steps_per_s'] / ref[key]:.2f}x" if key in ref else "-"
         spread = f"{r['min']:,.0f}-{r['max']:,.0f}"
-        table.append([r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]), r["system"], f"{r['steps_per_s']:,.0f}", f"{r['frames_per_s']:,.0f}", spread, ratio])
+        table.append([r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]), r["system"], f"{r['steps_per_s']:,.0f}", f"{r['frames_per_s']:,.0f}", spread, ratio, f"{r['efficiency']:.0%}"])
+    limits = ", ".join(f"{t} {v:,.0f} steps/s" for t, v in report["single_thread_limit_steps_per_s"].items())
+    title = f"Throughput on {report['machine']['cpu']} ({report['machine']['cores']} cores), median of {report['repeats']}; single-thread C++ limit: {limits}"
     try:
         from rich.console import Console
         from rich.table import Table
 
-        t = Table(title=f"Throughput on {report['machine']['cpu']} ({report['machine']['cores']} cores), median of {report['repeats']}")
+        t = Table(title=title)
         for h in header:
-            t.add_column(h, justify="right" if h not in ("task", "system") else "left")
+            t.add_column(h, justify="left" if h in ("task", "system") else "right")
         for row in table:
             t.add_row(*row)
-        Console().print(t)
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=200)  # a log file: don't squeeze the columns
+        console.print(t)
     except ImportError:
+        print(title)
         widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(header)]
         print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
         for row in table:
             print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+
+
+def plot(report: dict, path: Path) -> Path | None:
+    """Throughput vs num_threads and vs num_envs, one line per system."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("note: matplotlib not installed, no plot")
+        return None
+    rows = report["results"]
+    tasks = sorted({r["task"] for r in rows})
+    sweeps = [("threads", "num_threads", "async, 256 envs, batch 128"), ("envs", "num_envs", f"sync, {report['machine']['cores']} threads")]
+    fig, axes = plt.subplots(len(tasks), 2, figsize=(11, 4 * len(tasks)), squeeze=False)
+    drew = False
+    for i, task in enumerate(tasks):
+        for j, (sweep, key, subtitle) in enumerate(sweeps):
+            ax = axes[i][j]
+            for system in sorted({r["system"] for r in rows}):
+                pts = sorted((r[key], r["steps_per_s"]) for r in rows if r["task"] == task and r["system"] == system and r["sweep"] == sweep)
+                if pts:
+                    ax.plot(*zip(*pts), marker="o", label=system)
+                    drew = True
+            ax.set_title(f"{task}: steps/s vs {key} ({subtitle})", fontsize=9)
+            ax.set_xlabel(key)
+            ax.set_ylabel("steps/s")
+            ax.set_yscale("log")
+            if key == "num_envs":
+                ax.set_xscale("log", base=2)
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=8)
+    if not drew:
+        plt.close(fig)
+        return None
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
 
 
 if __name__ == "__main__":

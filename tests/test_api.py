@@ -135,21 +135,28 @@ def test_dm_api(make):
     assert ts.first().all()
     assert ts.observation.obs.shape == (2, 4)
     np.testing.assert_array_equal(ts.observation.env_id, [0, 1])
+    # A gymnasium twin (same seed, same actions) says what really happened.
+    twin = make("CartPole-v1", num_envs=2, max_episode_steps=30, seed=0)
+    twin.reset()
     seen = set()
     for t in range(300):
-        ts = env.step(np.array([0, t % 2], np.int32))
+        action = np.array([0, t % 2], np.int32)
+        ts = env.step(action)
+        obs, rew, term, trunc, info = twin.step(action)
+        np.testing.assert_array_equal(ts.observation.obs, obs)
+        np.testing.assert_array_equal(ts.reward, rew)
         for k in range(2):
             kind = int(ts.step_type[k])
-            elapsed = ts.observation.elapsed_step[k]
             if kind == dm_env.StepType.LAST:
-                # Discount 0 on termination, 1 on truncation (time limit).
-                expected = 1.0 if elapsed == 30 else 0.0
-                assert ts.discount[k] == expected
-                seen.add("trunc" if elapsed == 30 else "term")
+                assert term[k] or trunc[k]
+                # Discount 0 on termination, 1 on truncation (time limit) alone.
+                assert ts.discount[k] == (0.0 if term[k] else 1.0)
+                seen.add("term" if term[k] else "trunc")
             elif kind == dm_env.StepType.FIRST:
+                assert info["elapsed_step"][k] == 0
                 assert ts.reward[k] == 0 and ts.discount[k] == 1
             else:
-                assert ts.discount[k] == 1
+                assert not (term[k] or trunc[k]) and ts.discount[k] == 1
     assert seen == {"trunc", "term"}
 
 

@@ -25,7 +25,7 @@ def _still_works(env, n=None):
         (np.array([0, 1, 2, 0]), ValueError, "out of range"),
         (np.array([0, -1, 0, 0]), ValueError, "out of range"),
         (np.array(["a", "b", "c", "d"]), TypeError, "dtype"),
-        (object(), (TypeError, ValueError), ""),
+        (object(), (TypeError, ValueError), "action"),
     ],
 )
 def test_bad_discrete_actions(make, action, error, match):

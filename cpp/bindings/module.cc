@@ -6,7 +6,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <cmath>
+#include <random>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -123,6 +125,69 @@ void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
     default:
       throw std::logic_error("unsupported action dtype");
   }
+}
+
+// One env stepped in a tight C++ loop on the calling thread, with random
+// actions and the pool's episode handling: the per-core limit the benchmark
+// compares pools against.
+double SingleThreadStepsPerSecond(const std::string& task_id,
+                                  const py::dict& options, int64_t steps,
+                                  uint64_t seed) {
+  if (steps < 1) throw py::value_error("steps must be >= 1");
+  const EnvDescriptor& d = GlobalRegistry().Get(task_id);
+  Config config = ConfigFromPy(d, options);
+  EnvSpec spec = d.make_spec(config);
+  py::gil_scoped_release release;
+  std::unique_ptr<Env> env = d.make_env(config, seed);
+
+  // Random actions, drawn before timing.
+  const std::size_t row = spec.action.NumBytes();
+  const std::size_t n_actions = 1024;
+  std::vector<char> actions(n_actions * row);
+  std::mt19937_64 rng(seed);
+  for (std::size_t i = 0; i < n_actions * spec.action.NumElements(); ++i) {
+    if (spec.action.IsDiscrete()) {
+      reinterpret_cast<int32_t*>(actions.data())[i] =
+          static_cast<int32_t>(rng() % spec.action.num_values);
+    } else {
+      double lo = spec.action.low.empty() ? -1.0 : spec.action.low[0];
+      double hi = spec.action.high.empty() ? 1.0 : spec.action.high[0];
+      double u = std::uniform_real_distribution<double>(lo, hi)(rng);
+      if (spec.action.dtype == DType::kFloat32) {
+        reinterpret_cast<float*>(actions.data())[i] = static_cast<float>(u);
+      } else {
+        reinterpret_cast<double*>(actions.data())[i] = u;
+      }
+    }
+  }
+  // Where WriteObs writes, as in a batch row.
+  std::vector<char> obs(spec.obs.NumBytes() + 64);
+  std::vector<std::vector<char>> info_rows;
+  std::vector<void*> info;
+  for (const ArraySpec& s : spec.info) {
+    info_rows.emplace_back(s.NumBytes() + 64);
+    info.push_back(info_rows.back().data());
+  }
+  Row out(obs.data(), info.data());
+
+  env->Reset();
+  env->WriteObs(out);
+  int64_t elapsed = 0;
+  auto start = std::chrono::steady_clock::now();
+  for (int64_t i = 0; i < steps; ++i) {
+    StepResult r = env->Step(&actions[(i % n_actions) * row]);
+    ++elapsed;
+    if (r.terminated ||
+        (spec.max_episode_steps > 0 && elapsed >= spec.max_episode_steps)) {
+      env->Reset();
+      elapsed = 0;
+    }
+    env->WriteObs(out);
+  }
+  double secs = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+  return static_cast<double>(steps) / secs;
 }
 
 class PyEnvPool {
@@ -381,6 +446,12 @@ PYBIND11_MODULE(_core, m) {
     const EnvDescriptor& d = GlobalRegistry().Get(task_id);
     return EnvSpecToPy(d.make_spec(ConfigFromPy(d, options)));
   });
+
+  m.def("single_thread_steps_per_second", &SingleThreadStepsPerSecond,
+        py::arg("task_id"), py::arg("options"), py::arg("steps"),
+        py::arg("seed") = 0,
+        "Steps/s of one env stepped in a C++ loop on this thread (random "
+        "actions, resets included): the per-core limit of a pool.");
 
   py::class_<PyEnvPool>(m, "EnvPool")
       .def(py::init<const std::string&, const py::dict&,

@@ -312,16 +312,18 @@ class EnvPool {
     }
   }
 
-  // recv()'s thread: while the head block is not ready, run queued work
-  // itself (it would idle otherwise), then spin briefly, then sleep.
+  // recv()'s thread: while the head block is not ready, run queued steps
+  // itself (it would idle otherwise), one at a time so that it notices the
+  // batch completing after at most one step; then spin briefly, then sleep.
+  // (Without a timeout only: a step could outlast it.)
   void Wait(int64_t timeout_ns, const std::function<void()>& poll) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
-    ActionItem items[kMaxChunk];
+    ActionItem item;
     int spins = 0;
     while (!state_queue_->HeadReady()) {
-      if (int n = action_queue_->TryPop(items, ChunkSize())) {
-        for (int i = 0; i < n; ++i) Process(items[i]);
+      if (timeout_ns < 0 && action_queue_->TryPop(&item, 1)) {
+        Process(item);
         continue;
       }
       if (++spins < kRecvSpin) {

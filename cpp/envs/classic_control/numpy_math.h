@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace envpool_lite {
 namespace numpy_math {
@@ -41,14 +42,16 @@ inline double FloorMod(double a, double b) {
 namespace detail {
 
 inline float SinCosF32(float x, bool cosine) {
-  if (std::isnan(x)) return x;
+  if (std::isnan(x)) return std::numeric_limits<float>::quiet_NaN();
   const float max_cody = cosine ? 71476.0625f : 117435.992f;
   if (!(std::fabs(x) <= max_cody)) return cosine ? std::cos(x) : std::sin(x);
 
   // quadrant = rint(x * 2/pi) via the 1.5 * 2^23 trick (round half even).
+  // numpy's source multiplies then adds, but its build contracts the two
+  // into one fused multiply-add, which decides ties near odd multiples of
+  // pi/4 differently; match the build.
   const float rint_cvt_magic = 0x1.800000p+23f;
-  float quadrant = x * 0x1.45f306p-1f;
-  quadrant = quadrant + rint_cvt_magic;
+  float quadrant = std::fma(x, 0x1.45f306p-1f, rint_cvt_magic);
   quadrant = quadrant - rint_cvt_magic;
 
   // x - quadrant * pi/2 in three parts.

@@ -1,0 +1,91 @@
+// MountainCar-v0, bit-exact with gymnasium 1.4.0's
+// gymnasium/envs/classic_control/mountain_car.py. The state stays float64
+// throughout, as in gymnasium; the observation is its float32 cast.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+#include "core/env.h"
+#include "core/np_random.h"
+
+namespace envpool_lite {
+
+class MountainCarEnv : public Env {
+ public:
+  static Config DefaultConfig() {
+    return {{"max_episode_steps", int64_t{200}}, {"goal_velocity", 0.0}};
+  }
+
+  static EnvSpec MakeSpec(const Config& config) {
+    if (std::isnan(config.GetFloat("goal_velocity"))) {
+      throw std::invalid_argument("MountainCar: goal_velocity must not be NaN");
+    }
+    const double pos_lo = static_cast<float>(kMinPosition);
+    const double pos_hi = static_cast<float>(kMaxPosition);
+    const double speed = static_cast<float>(kMaxSpeed);
+    EnvSpec spec;
+    spec.obs = MakeBox<float>("obs", {2}, {pos_lo, -speed}, {pos_hi, speed});
+    spec.action = MakeDiscrete("action", 3);
+    spec.max_episode_steps = config.GetInt("max_episode_steps");
+    return spec;
+  }
+
+  MountainCarEnv(const Config& config, uint64_t seed)
+      : goal_velocity_(config.GetFloat("goal_velocity")), rng_(seed) {}
+
+  void Seed(uint64_t seed) override { rng_.Seed(seed); }
+
+  void Reset() override {
+    // np.array([self.np_random.uniform(low=-0.6, high=-0.4), 0])
+    position_ = rng_.Uniform(-0.6, -0.4);
+    velocity_ = 0.0;
+  }
+
+  StepResult Step(const void* action) override {
+    const int32_t a = *static_cast<const int32_t*>(action);
+    double position = position_, velocity = velocity_;
+    velocity += static_cast<double>(a - 1) * kForce +
+                std::cos(3 * position) * (-kGravity);
+    velocity = Clip(velocity, -kMaxSpeed, kMaxSpeed);
+    position += velocity;
+    position = Clip(position, kMinPosition, kMaxPosition);
+    if (position == kMinPosition && velocity < 0) velocity = 0;
+    position_ = position;
+    velocity_ = velocity;
+
+    StepResult result;
+    result.terminated =
+        position >= kGoalPosition && velocity >= goal_velocity_;
+    result.reward = -1.0f;
+    return result;
+  }
+
+  void WriteObs(const Row& row) override {
+    float* obs = row.Obs<float>();
+    obs[0] = static_cast<float>(position_);
+    obs[1] = static_cast<float>(velocity_);
+  }
+
+ private:
+  static constexpr double kMinPosition = -1.2;
+  static constexpr double kMaxPosition = 0.6;
+  static constexpr double kMaxSpeed = 0.07;
+  static constexpr double kGoalPosition = 0.5;
+  static constexpr double kForce = 0.001;
+  static constexpr double kGravity = 0.0025;
+
+  // np.clip: minimum(maximum(x, lo), hi); the state is never NaN.
+  static double Clip(double x, double lo, double hi) {
+    const double y = x < lo ? lo : x;
+    return y > hi ? hi : y;
+  }
+
+  double goal_velocity_;
+  NumpyRandom rng_;
+  double position_ = 0.0;
+  double velocity_ = 0.0;
+};
+
+}  // namespace envpool_lite

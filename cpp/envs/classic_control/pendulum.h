@@ -1,0 +1,106 @@
+// Pendulum-v1, bit-exact with gymnasium 1.4.0's
+// gymnasium/envs/classic_control/pendulum.py. The state is float64; the
+// clipped torque u is an np.float32, which under numpy 2's promotion rules
+// (NEP 50) keeps `0.001 * (u**2)` and `3.0 / (m * l**2) * u` in float32.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "core/env.h"
+#include "core/np_random.h"
+#include "envs/classic_control/numpy_math.h"
+
+namespace envpool_lite {
+
+class PendulumEnv : public Env {
+ public:
+  static Config DefaultConfig() {
+    return {{"max_episode_steps", int64_t{200}}, {"g", 10.0}};
+  }
+
+  static EnvSpec MakeSpec(const Config& config) {
+    const double g = config.GetFloat("g");
+    if (!std::isfinite(g)) {
+      throw std::invalid_argument("Pendulum: g must be finite, got " +
+                                  std::to_string(g));
+    }
+    EnvSpec spec;
+    spec.obs = MakeBox<float>("obs", {3}, {-1.0, -1.0, -kMaxSpeed},
+                              {1.0, 1.0, kMaxSpeed});
+    spec.action = MakeBox<float>("action", {1}, {-kMaxTorque}, {kMaxTorque});
+    spec.max_episode_steps = config.GetInt("max_episode_steps");
+    return spec;
+  }
+
+  PendulumEnv(const Config& config, uint64_t seed)
+      : g_(config.GetFloat("g")), rng_(seed) {}
+
+  void Seed(uint64_t seed) override { rng_.Seed(seed); }
+
+  void Reset() override {
+    // high = np.array([np.pi, 1.0]); self.np_random.uniform(-high, high)
+    th_ = rng_.Uniform(-M_PI, M_PI);
+    thdot_ = rng_.Uniform(-1.0, 1.0);
+  }
+
+  StepResult Step(const void* action) override {
+    const double th = th_, thdot = thdot_;
+    const double g = g_, m = kMass, l = kLength, dt = kDt;
+
+    // u = np.clip(u, -self.max_torque, self.max_torque)[0]: float32.
+    float u = *static_cast<const float*>(action);
+    if (u < static_cast<float>(-kMaxTorque)) u = static_cast<float>(-kMaxTorque);
+    if (u > static_cast<float>(kMaxTorque)) u = static_cast<float>(kMaxTorque);
+
+    // costs = angle_normalize(th) ** 2 + 0.1 * thdot**2 + 0.001 * (u**2)
+    const float u_cost = static_cast<float>(0.001) * numpy_math::Pow2(u);
+    const double costs = numpy_math::Pow2(AngleNormalize(th)) +
+                         0.1 * numpy_math::Pow2(thdot) +
+                         static_cast<double>(u_cost);
+
+    // newthdot = thdot + (3 * g / (2 * l) * np.sin(th)
+    //                     + 3.0 / (m * l**2) * u) * dt
+    const float u_acc = static_cast<float>(3.0 / (m * (l * l))) * u;
+    double newthdot =
+        thdot +
+        (3 * g / (2 * l) * std::sin(th) + static_cast<double>(u_acc)) * dt;
+    newthdot = newthdot < -kMaxSpeed ? -kMaxSpeed : newthdot;
+    newthdot = newthdot > kMaxSpeed ? kMaxSpeed : newthdot;
+    const double newth = th + newthdot * dt;
+    th_ = newth;
+    thdot_ = newthdot;
+
+    StepResult result;
+    result.reward = static_cast<float>(-costs);
+    return result;
+  }
+
+  void WriteObs(const Row& row) override {
+    float* obs = row.Obs<float>();
+    obs[0] = static_cast<float>(std::cos(th_));
+    obs[1] = static_cast<float>(std::sin(th_));
+    obs[2] = static_cast<float>(thdot_);
+  }
+
+ private:
+  static constexpr double kMaxSpeed = 8;
+  static constexpr double kMaxTorque = 2.0;
+  static constexpr double kDt = 0.05;
+  static constexpr double kMass = 1.0;
+  static constexpr double kLength = 1.0;
+
+  // ((x + np.pi) % (2 * np.pi)) - np.pi, with Python's floor modulo.
+  static double AngleNormalize(double x) {
+    return numpy_math::FloorMod(x + M_PI, 2 * M_PI) - M_PI;
+  }
+
+  double g_;
+  NumpyRandom rng_;
+  double th_ = 0.0;
+  double thdot_ = 0.0;
+};
+
+}  // namespace envpool_lite
