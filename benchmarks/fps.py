@@ -23,10 +23,14 @@ import platform
 import statistics
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
+
+# EnvPool's and gymnasium's Box constructors warn about float32 bounds.
+warnings.filterwarnings("ignore", message=".*precision lowered.*")
 
 CORES = os.cpu_count() or 1
 
@@ -400,7 +404,8 @@ def plot(report: dict, path: Path) -> Path | None:
             if key == "num_envs":
                 ax.set_xscale("log", base=2)
             ax.grid(True, alpha=0.3)
-            ax.legend(fontsize=8)
+            if ax.lines:
+                ax.legend(fontsize=8)
     if not drew:
         plt.close(fig)
         return None

@@ -24,8 +24,10 @@ class NumpyRandom {
     SeedSequenceState(seed, words);
     // pcg64_set_seed: state = words[0..1], inc = words[2..3], high word
     // first; then pcg_setseq_128_srandom_r.
-    const uint128 init_state = (static_cast<uint128>(words[0]) << 64) | words[1];
-    const uint128 init_seq = (static_cast<uint128>(words[2]) << 64) | words[3];
+    const uint128 init_state =
+        (static_cast<uint128>(words[0]) << 64) | words[1];
+    const uint128 init_seq =
+        (static_cast<uint128>(words[2]) << 64) | words[3];
     state_ = 0;
     inc_ = (init_seq << 1) | 1;
     Step();

@@ -14,7 +14,9 @@ namespace envpool_lite {
 
 class AcrobotEnv : public Env {
  public:
-  static Config DefaultConfig() { return {{"max_episode_steps", int64_t{500}}}; }
+  static Config DefaultConfig() {
+    return {{"max_episode_steps", int64_t{500}}};
+  }
 
   static EnvSpec MakeSpec(const Config& config) {
     // gymnasium's float32 bounds: [1, 1, 1, 1, 4 pi, 9 pi].
@@ -48,7 +50,7 @@ class AcrobotEnv : public Env {
     // rk4(self._dsdt, s_augmented, [0, self.dt]), keeping numpy's order of
     // element-wise operations. The torque's derivative is 0, so it stays
     // constant and is passed alongside.
-    const double dt = kDt - 0;
+    const double dt = kDt;  // t[1] - t[0] with t = [0, self.dt]
     const double dt2 = dt / 2.0;
     const double* y0 = state_;
     double k1[4], k2[4], k3[4], k4[4], y[4];
@@ -65,8 +67,8 @@ class AcrobotEnv : public Env {
               dt / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
     }
 
-    state_[0] = Wrap(ns[0], -M_PI, M_PI);
-    state_[1] = Wrap(ns[1], -M_PI, M_PI);
+    state_[0] = Wrap(ns[0], -kPi, kPi);
+    state_[1] = Wrap(ns[1], -kPi, kPi);
     state_[2] = Bound(ns[2], -kMaxVel1, kMaxVel1);
     state_[3] = Bound(ns[3], -kMaxVel2, kMaxVel2);
     state_is_f32_ = false;
@@ -100,6 +102,7 @@ class AcrobotEnv : public Env {
   }
 
  private:
+  static constexpr double kPi = numpy_math::kPi;
   static constexpr double kDt = 0.2;
   static constexpr double kLinkLength1 = 1.0;
   static constexpr double kLinkMass1 = 1.0;
@@ -107,8 +110,8 @@ class AcrobotEnv : public Env {
   static constexpr double kLinkComPos1 = 0.5;
   static constexpr double kLinkComPos2 = 0.5;
   static constexpr double kLinkMoi = 1.0;
-  static constexpr double kMaxVel1 = 4 * M_PI;
-  static constexpr double kMaxVel2 = 9 * M_PI;
+  static constexpr double kMaxVel1 = 4 * kPi;
+  static constexpr double kMaxVel2 = 9 * kPi;
 
   // _dsdt, book version, with Python's evaluation order. `x ** 2` on a
   // float64 goes through libm pow (numpy_math::Pow2); squares of the Python
@@ -124,11 +127,11 @@ class AcrobotEnv : public Env {
         m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * std::cos(theta2)) + I1 +
         I2;
     const double d2 = m2 * (lc2 * lc2 + l1 * lc2 * std::cos(theta2)) + I2;
-    const double phi2 = m2 * lc2 * g * std::cos(theta1 + theta2 - M_PI / 2.0);
+    const double phi2 = m2 * lc2 * g * std::cos(theta1 + theta2 - kPi / 2.0);
     const double phi1 =
         -m2 * l1 * lc2 * numpy_math::Pow2(dtheta2) * std::sin(theta2) -
         2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * std::sin(theta2) +
-        (m1 * lc1 + m2 * l1) * g * std::cos(theta1 - M_PI / 2) + phi2;
+        (m1 * lc1 + m2 * l1) * g * std::cos(theta1 - kPi / 2) + phi2;
     const double ddtheta2 =
         (a + d2 / d1 * phi1 -
          m2 * l1 * lc2 * numpy_math::Pow2(dtheta1) * std::sin(theta2) - phi2) /

@@ -9,6 +9,7 @@
 
 #include "core/env.h"
 #include "core/np_random.h"
+#include "envs/classic_control/numpy_math.h"
 
 namespace envpool_lite {
 
@@ -97,6 +98,7 @@ class CartPoleEnv : public Env {
 
  private:
   // gymnasium's constants, derived the same way (same roundings).
+  static constexpr double kPi = numpy_math::kPi;
   static constexpr double kGravity = 9.8;
   static constexpr double kMassCart = 1.0;
   static constexpr double kMassPole = 0.1;
@@ -105,7 +107,7 @@ class CartPoleEnv : public Env {
   static constexpr double kPolemassLength = kMassPole * kLength;
   static constexpr double kForceMag = 10.0;
   static constexpr double kTau = 0.02;
-  static constexpr double kThetaThreshold = 12 * 2 * M_PI / 360;
+  static constexpr double kThetaThreshold = 12 * 2 * kPi / 360;
   static constexpr double kXThreshold = 2.4;
 
   bool sutton_barto_reward_;

@@ -9,6 +9,9 @@
 namespace envpool_lite {
 namespace numpy_math {
 
+// np.pi (== math.pi); M_PI is not standard C++.
+inline constexpr double kPi = 3.141592653589793;
+
 // `x ** 2` on an np.float64 (or a Python float, or math.pow(x, 2)) calls
 // libm's pow(), which glibc does not always round like x * x. GCC folds
 // pow(x, 2.0) into x * x, so the exponent is hidden behind a volatile.

@@ -42,7 +42,7 @@ class PendulumEnv : public Env {
 
   void Reset() override {
     // high = np.array([np.pi, 1.0]); self.np_random.uniform(-high, high)
-    th_ = rng_.Uniform(-M_PI, M_PI);
+    th_ = rng_.Uniform(-kPi, kPi);
     thdot_ = rng_.Uniform(-1.0, 1.0);
   }
 
@@ -51,9 +51,10 @@ class PendulumEnv : public Env {
     const double g = g_, m = kMass, l = kLength, dt = kDt;
 
     // u = np.clip(u, -self.max_torque, self.max_torque)[0]: float32.
+    const float max_torque = static_cast<float>(kMaxTorque);
     float u = *static_cast<const float*>(action);
-    if (u < static_cast<float>(-kMaxTorque)) u = static_cast<float>(-kMaxTorque);
-    if (u > static_cast<float>(kMaxTorque)) u = static_cast<float>(kMaxTorque);
+    if (u < -max_torque) u = -max_torque;
+    if (u > max_torque) u = max_torque;
 
     // costs = angle_normalize(th) ** 2 + 0.1 * thdot**2 + 0.001 * (u**2)
     const float u_cost = static_cast<float>(0.001) * numpy_math::Pow2(u);
@@ -86,6 +87,7 @@ class PendulumEnv : public Env {
   }
 
  private:
+  static constexpr double kPi = numpy_math::kPi;
   static constexpr double kMaxSpeed = 8;
   static constexpr double kMaxTorque = 2.0;
   static constexpr double kDt = 0.05;
@@ -94,7 +96,7 @@ class PendulumEnv : public Env {
 
   // ((x + np.pi) % (2 * np.pi)) - np.pi, with Python's floor modulo.
   static double AngleNormalize(double x) {
-    return numpy_math::FloorMod(x + M_PI, 2 * M_PI) - M_PI;
+    return numpy_math::FloorMod(x + kPi, 2 * kPi) - kPi;
   }
 
   double g_;
