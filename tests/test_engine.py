@@ -218,3 +218,40 @@ def test_max_episode_steps_truncates(make):
     obs, rew, term, trunc, info = env.step(np.array([0, 1], np.int32))
     np.testing.assert_array_equal(info["elapsed_step"], [0, 0])
     np.testing.assert_array_equal(rew, [0, 0])
+
+
+def test_continue_game_keeps_the_time_limit_per_game(make):
+    """An env that can play on after a termination (Atari's episodic_life)
+    continues its game on auto-reset; the time limit counts the whole game;
+    an explicit reset starts a new game."""
+    env = make("Dummy-v0", num_envs=1, seed=0, lives=3, episode_length=4, max_episode_steps=100)
+    obs, info = env.reset()
+    assert info["lives"][0] == 3 and info["episode"][0] == 0
+    seen = []
+    for t in range(15):
+        obs, rew, term, trunc, info = env.step(np.zeros(1, np.int32))
+        seen.append((bool(term[0]), int(info["lives"][0]), int(info["episode"][0]), int(info["elapsed_step"][0])))
+    # Lives 3 -> 2 -> 1 -> 0 every 4 steps, same game (episode 0); the step
+    # after each termination continues it without resetting elapsed_step.
+    assert seen[3] == (True, 2, 0, 4)
+    assert seen[4] == (False, 2, 0, 4)
+    assert seen[8] == (True, 1, 0, 8)
+    assert seen[13] == (True, 0, 0, 12)
+    assert seen[14] == (False, 3, 1, 0)  # game over: a new game
+    env.step(np.zeros(1, np.int32))
+    env.step(np.zeros(1, np.int32))
+    obs, info = env.reset()
+    assert info["lives"][0] == 3 and info["episode"][0] == 2 and info["elapsed_step"][0] == 0
+
+
+def test_time_limit_ends_the_whole_game(make):
+    env = make("Dummy-v0", num_envs=1, seed=0, lives=100, episode_length=3, max_episode_steps=10)
+    env.reset()
+    for t in range(30):
+        obs, rew, term, trunc, info = env.step(np.zeros(1, np.int32))
+        if trunc[0]:
+            break
+    # Three lost lives on the way did not restart the count.
+    assert trunc[0] and info["elapsed_step"][0] == 10 and info["lives"][0] == 97
+    obs, rew, term, trunc, info = env.step(np.zeros(1, np.int32))
+    assert info["episode"][0] == 1 and info["elapsed_step"][0] == 0 and info["lives"][0] == 100

@@ -64,6 +64,15 @@ class Env {
   virtual StepResult Step(const void* action) = 0;
   // Write the current observation and info fields.
   virtual void WriteObs(const Row& row) = 0;
+
+  // Optional, for envs whose episodes can end before the game does (Atari's
+  // episodic_life ends an episode on a lost life). When an episode ended by
+  // termination and CanContinueGame() is true, the pool's auto-reset calls
+  // ContinueGame() instead of Reset() and keeps counting steps towards the
+  // time limit, which applies to the whole game. Explicit resets (reset(),
+  // async_reset()) and time-limit truncations always call Reset().
+  virtual bool CanContinueGame() const { return false; }
+  virtual void ContinueGame() {}
 };
 
 }  // namespace envpool_lite

@@ -213,6 +213,7 @@ class EnvPool {
     std::unique_ptr<Env> env;
     int32_t elapsed = 0;
     bool needs_reset = true;  // the first action of an env resets it
+    bool can_continue = false;  // the episode ended by termination
     std::string error;        // set by a worker when the env threw
   };
 
@@ -355,8 +356,7 @@ class EnvPool {
     try {
       if (item.reset || s.needs_reset) {
         if (item.reseed) env.Seed(item.seed);
-        env.Reset();
-        s.elapsed = 0;
+        StartEpisode(s, /*explicit_reset=*/item.reset);
       } else {
         result = env.Step(&actions_[static_cast<std::size_t>(item.env_id) *
                                     action_bytes_]);
@@ -382,8 +382,8 @@ class EnvPool {
           WriteRow(env, b, r, final_obs_field(), final_info_begin());
           *reinterpret_cast<int32_t*>(b.At(final_info_begin() - 1, r)) =
               s.elapsed;
-          env.Reset();
-          s.elapsed = 0;
+          s.can_continue = !truncated;
+          StartEpisode(s, /*explicit_reset=*/false);
           done = false;  // already reset
         }
         WriteRow(env, b, r, kObs, kNumStandardFields);
@@ -393,6 +393,7 @@ class EnvPool {
       }
     }
     s.needs_reset = done || failed;
+    s.can_continue = !truncated && !failed;
     *reinterpret_cast<float*>(b.At(kReward, r)) = result.reward;
     *reinterpret_cast<bool*>(b.At(kTerminated, r)) = result.terminated;
     *reinterpret_cast<bool*>(b.At(kTruncated, r)) = truncated;
@@ -402,6 +403,17 @@ class EnvPool {
     *reinterpret_cast<int32_t*>(b.At(kElapsedStep, r)) = s.elapsed;
     if (failed) state_queue_->MarkError(slot);
     state_queue_->Commit(slot);
+  }
+
+  // A new episode: a full Reset(), or (auto-reset after a termination the
+  // env can play on from) ContinueGame(), which keeps the step count.
+  void StartEpisode(EnvState& s, bool explicit_reset) {
+    if (!explicit_reset && s.can_continue && s.env->CanContinueGame()) {
+      s.env->ContinueGame();
+      return;
+    }
+    s.env->Reset();
+    s.elapsed = 0;
   }
 
   void WriteRow(Env& env, StateBlock& b, int r, int obs_field,

@@ -2,7 +2,9 @@
 // Its observation tells exactly what happened to it, so tests can check that
 // every action reached the right env: obs = [seed, episode, step in episode,
 // last action]. Episodes last `episode_length + seed % 3` steps. Options make
-// steps slow (to exercise async batching) or throw (to exercise errors).
+// steps slow (to exercise async batching) or throw (to exercise errors), and
+// `lives` > 1 makes a game of several such episodes (like Atari's
+// episodic_life): each ends in termination, and the pool continues the game.
 #pragma once
 
 #include <chrono>
@@ -22,12 +24,16 @@ class DummyEnv : public Env {
                   {"episode_length", int64_t{10}},
                   {"step_sleep_us", int64_t{0}},
                   {"fail_on_step", int64_t{-1}},
-                  {"fail_on_reset", false}};
+                  {"fail_on_reset", false},
+                  {"lives", int64_t{1}}};
   }
 
   static EnvSpec MakeSpec(const Config& config) {
     if (config.GetInt("episode_length") < 1) {
       throw std::invalid_argument("episode_length must be >= 1");
+    }
+    if (config.GetInt("lives") < 1) {
+      throw std::invalid_argument("lives must be >= 1");
     }
     if (config.GetInt("step_sleep_us") < 0) {
       throw std::invalid_argument("step_sleep_us must be >= 0");
@@ -35,7 +41,7 @@ class DummyEnv : public Env {
     EnvSpec spec;
     spec.obs = MakeBox<int64_t>("obs", {4}, {}, {});
     spec.action = MakeDiscrete("action", 6);
-    spec.info = {MakeScalar<int32_t>("episode")};
+    spec.info = {MakeScalar<int32_t>("episode"), MakeScalar<int32_t>("lives")};
     spec.max_episode_steps = config.GetInt("max_episode_steps");
     return spec;
   }
@@ -45,6 +51,7 @@ class DummyEnv : public Env {
         sleep_us_(config.GetInt("step_sleep_us")),
         fail_on_step_(config.GetInt("fail_on_step")),
         fail_on_reset_(config.GetBool("fail_on_reset")),
+        max_lives_(config.GetInt("lives")),
         seed_(seed) {}
 
   void Seed(uint64_t seed) override { seed_ = seed; }
@@ -52,6 +59,13 @@ class DummyEnv : public Env {
   void Reset() override {
     if (fail_on_reset_) throw std::runtime_error("Dummy-v0 failed on reset");
     ++episode_;
+    step_ = 0;
+    last_action_ = -1;
+    lives_ = max_lives_;
+  }
+
+  bool CanContinueGame() const override { return lives_ > 0; }
+  void ContinueGame() override {
     step_ = 0;
     last_action_ = -1;
   }
@@ -71,6 +85,7 @@ class DummyEnv : public Env {
     StepResult r;
     r.reward = static_cast<float>(last_action_);
     r.terminated = step_ >= episode_length_ + static_cast<int64_t>(seed_ % 3);
+    if (r.terminated) --lives_;
     return r;
   }
 
@@ -81,6 +96,7 @@ class DummyEnv : public Env {
     obs[2] = step_;
     obs[3] = last_action_;
     *row.Info<int32_t>(0) = static_cast<int32_t>(episode_);
+    *row.Info<int32_t>(1) = static_cast<int32_t>(lives_);
   }
 
  private:
@@ -88,10 +104,12 @@ class DummyEnv : public Env {
   int64_t sleep_us_;
   int64_t fail_on_step_;
   bool fail_on_reset_;
+  int64_t max_lives_;
   uint64_t seed_;
   int64_t episode_ = -1;
   int64_t step_ = 0;
   int64_t last_action_ = -1;
+  int64_t lives_ = 0;
 };
 
 }  // namespace envpool_lite
