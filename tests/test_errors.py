@@ -160,3 +160,23 @@ def test_env_exception_on_reset(make):
         env.reset()
     with pytest.raises(envpool_lite.EnvStepError):
         env.reset()
+
+
+def test_ctrl_c_interrupts_a_blocked_recv(make):
+    import os
+    import signal
+    import threading
+
+    env = make("Dummy-v0", num_envs=2, num_threads=2, step_sleep_us=400_000)
+    env.reset()
+    env.step(np.zeros(2, np.int32))  # steps are slow: recv's thread leaves them to the workers
+    env.send(np.zeros(2, np.int32))
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        env.recv()
+    assert time.perf_counter() - start < 0.2 + 1.0
+    timer.join()
+    obs, rew, term, trunc, info = env.recv()  # the pool is still usable
+    assert len(obs) == 2

@@ -316,15 +316,22 @@ class EnvPool {
   // recv()'s thread: while the head block is not ready, run queued steps
   // itself (it would idle otherwise), one at a time so that it notices the
   // batch completing after at most one step; then spin briefly, then sleep.
-  // (Without a timeout only: a step could outlast it.)
+  // It helps only without a timeout (a step could outlast it) and only while
+  // steps are short: after one that took longer than kMaxHelpStepNs it
+  // leaves the envs to the workers, so recv() stays prompt (and Ctrl-C
+  // responsive) for heavy envs.
   void Wait(int64_t timeout_ns, const std::function<void()>& poll) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     ActionItem item;
     int spins = 0;
     while (!state_queue_->HeadReady()) {
-      if (timeout_ns < 0 && action_queue_->TryPop(&item, 1)) {
+      if (help_ && timeout_ns < 0 && action_queue_->TryPop(&item, 1)) {
+        const auto t0 = Clock::now();
         Process(item);
+        if (Clock::now() - t0 > std::chrono::nanoseconds(kMaxHelpStepNs)) {
+          help_ = false;
+        }
         continue;
       }
       if (++spins < kRecvSpin) {
@@ -449,6 +456,7 @@ class EnvPool {
   }
 
   static constexpr int kRecvSpin = 4000;
+  static constexpr int64_t kMaxHelpStepNs = 200'000;
   static constexpr int64_t kPollIntervalNs = 20'000'000;
 
   EnvSpec spec_;
@@ -471,6 +479,7 @@ class EnvPool {
   int in_flight_count_ = 0;
   std::vector<ActionItem> items_;
   bool closed_ = false;
+  bool help_ = true;  // recv()'s thread may run steps (see Wait)
 };
 
 }  // namespace envpool_lite
