@@ -3,12 +3,12 @@
 PY := .venv/bin/python
 CPP_TEST_DIR := build/cpp-tests
 
-.PHONY: setup test test-cpp test-python bench clean
+.PHONY: setup test test-cpp test-sanitizers test-python bench clean
 
 setup:
 	bash scripts/setup.sh
 
-test: setup test-cpp test-python
+test: setup test-cpp test-sanitizers test-python
 
 # C++ unit tests of the queues and the pool (no Python involved).
 test-cpp:
@@ -16,6 +16,21 @@ test-cpp:
 		-DENVPOOL_LITE_PYTHON=OFF -DENVPOOL_LITE_TESTS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
 	.venv/bin/cmake --build $(CPP_TEST_DIR) -j 2
 	.venv/bin/ctest --test-dir $(CPP_TEST_DIR) --output-on-failure
+
+# The same stress tests under ThreadSanitizer and AddressSanitizer +
+# UndefinedBehaviorSanitizer: any report fails the build.
+SAN_DIR := build/sanitizers
+SAN_CXX := g++ -std=c++20 -O1 -g -fno-omit-frame-pointer -Icpp -pthread
+test-sanitizers:
+	mkdir -p $(SAN_DIR)
+	for t in test_queues test_pool; do \
+		$(SAN_CXX) -fsanitize=thread cpp/tests/$$t.cc -o $(SAN_DIR)/$$t-tsan && \
+		TSAN_OPTIONS="halt_on_error=1 exitcode=66" $(SAN_DIR)/$$t-tsan >/dev/null && \
+		echo "$$t: ThreadSanitizer clean" && \
+		$(SAN_CXX) -fsanitize=address,undefined -fno-sanitize-recover=all cpp/tests/$$t.cc -o $(SAN_DIR)/$$t-asan && \
+		ASAN_OPTIONS="detect_leaks=1" $(SAN_DIR)/$$t-asan >/dev/null && \
+		echo "$$t: AddressSanitizer+UBSan clean" || exit 1; \
+	done
 
 test-python:
 	$(PY) -m pytest -q tests
