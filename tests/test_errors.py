@@ -180,3 +180,44 @@ def test_ctrl_c_interrupts_a_blocked_recv(make):
     timer.join()
     obs, rew, term, trunc, info = env.recv()  # the pool is still usable
     assert len(obs) == 2
+
+
+def test_close_while_envs_are_stepping_is_prompt_and_joins_threads():
+    import threading
+
+    before = threading.active_count()
+    import psutil
+
+    threads_before = psutil.Process().num_threads()
+    env = envpool_lite.make("Dummy-v0", num_envs=16, batch_size=4, num_threads=4, step_sleep_us=50_000)
+    env.async_reset()
+    obs, rew, term, trunc, info = env.recv()
+    env.send(np.zeros(4, np.int32), info["env_id"])  # 16 envs now in flight, steps of 50-200 ms
+    start = time.perf_counter()
+    env.close()
+    assert time.perf_counter() - start < 1.0
+    assert psutil.Process().num_threads() == threads_before
+    assert threading.active_count() == before
+
+
+def test_interrupted_recv_leaves_no_stuck_threads():
+    import os
+    import signal
+    import threading
+
+    import psutil
+
+    threads_before = psutil.Process().num_threads()
+    env = envpool_lite.make("Dummy-v0", num_envs=2, num_threads=2, step_sleep_us=300_000)
+    env.reset()
+    env.step(np.zeros(2, np.int32))
+    env.send(np.zeros(2, np.int32))
+    timer = threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        env.recv()
+    timer.join()
+    start = time.perf_counter()
+    env.close()
+    assert time.perf_counter() - start < 2.0
+    assert psutil.Process().num_threads() == threads_before

@@ -67,6 +67,7 @@ class ActionBufferQueue {
   }
 
   int Size() const { return available_.Available(); }
+  bool Stopped() const { return stopped_.load(std::memory_order_relaxed); }
 
   void Stop() {
     stopped_.store(true, std::memory_order_release);

@@ -309,7 +309,10 @@ class EnvPool {
   void WorkerLoop() {
     ActionItem items[kMaxChunk];
     while (int n = action_queue_->Pop(items, ChunkSize())) {
-      for (int i = 0; i < n; ++i) Process(items[i]);
+      // Close() drops the rest of a chunk: no one will receive it.
+      for (int i = 0; i < n && !action_queue_->Stopped(); ++i) {
+        Process(items[i]);
+      }
     }
   }
 
