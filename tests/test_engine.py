@@ -255,3 +255,13 @@ def test_time_limit_ends_the_whole_game(make):
     assert trunc[0] and info["elapsed_step"][0] == 10 and info["lives"][0] == 97
     obs, rew, term, trunc, info = env.step(np.zeros(1, np.int32))
     assert info["episode"][0] == 1 and info["elapsed_step"][0] == 0 and info["lives"][0] == 100
+
+
+def test_sync_full_send_in_any_id_order_comes_back_in_env_id_order(make):
+    env = make("Dummy-v0", num_envs=5, seed=0)
+    env.reset()
+    ids = np.array([3, 0, 4, 1, 2])
+    actions = np.array([5, 1, 2, 3, 4])
+    obs, rew, term, trunc, info = env.step(actions, ids)
+    np.testing.assert_array_equal(info["env_id"], np.arange(5))
+    np.testing.assert_array_equal(obs[:, 3], [1, 3, 4, 5, 2])  # each env got its own action

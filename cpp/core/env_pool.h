@@ -294,7 +294,9 @@ class EnvPool {
       item.reset = reset;
       item.reseed = seeds != nullptr;
       item.seed = seeds != nullptr ? seeds[i] : 0;
-      item.slot = slot < 0 ? -1 : slot + i;
+      // Sync mode: rows in env id order when every env is sent at once
+      // (whatever order the ids came in), else in the order sent.
+      item.slot = slot < 0 ? -1 : slot + (n == num_envs_ ? env_ids[i] : i);
       in_flight_[env_ids[i]] = 1;
     }
     in_flight_count_ += n;
