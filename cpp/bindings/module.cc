@@ -475,4 +475,12 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("closed", &PyEnvPool::Closed)
       .def_property_readonly("in_flight", &PyEnvPool::InFlight)
       .def_property_readonly("blocks_allocated", &PyEnvPool::BlocksAllocated);
+
+  // --- kernels for tests ---
+  {
+    void RegisterTestingKernels(py::module_ t);  // cpp/bindings/testing.cc
+    RegisterTestingKernels(m.def_submodule(
+        "_testing", "Atari image kernels (resize, max-pool, HWC->CHW), for tests"));
+  }
+  // --- end kernels for tests ---
 }

@@ -1,0 +1,153 @@
+// envpool_lite._core._testing: the Atari image kernels
+// (cpp/envs/atari/preprocess.h) callable from Python, for the tests that
+// compare them with OpenCV and numpy, and a C++-timed resize benchmark.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "envs/atari/preprocess.h"
+
+namespace py = pybind11;
+
+namespace {
+
+using U8Array = py::array_t<uint8_t, py::array::c_style>;
+using envpool_lite::atari::Resizer;
+
+// uint8 only (no silent casts), C-contiguous (a copy if needed).
+U8Array AsU8(const py::array& a, const char* what) {
+  if (!a.dtype().is(py::dtype::of<uint8_t>())) {
+    throw py::type_error(std::string(what) + " must be uint8, got " +
+                         std::string(py::str(a.dtype())));
+  }
+  return U8Array::ensure(a);
+}
+
+struct Image {
+  U8Array array;
+  int h, w, c;
+};
+
+Image AsImage(const py::array& img) {
+  Image out{AsU8(img, "img"), 0, 0, 1};
+  if (out.array.ndim() != 2 && out.array.ndim() != 3) {
+    throw py::value_error("img must be HxW or HxWxC");
+  }
+  out.h = static_cast<int>(out.array.shape(0));
+  out.w = static_cast<int>(out.array.shape(1));
+  if (out.array.ndim() == 3) out.c = static_cast<int>(out.array.shape(2));
+  return out;
+}
+
+Resizer MakeResizer(const Image& img, int height, int width, bool area) {
+  try {
+    return Resizer(img.h, img.w, height, width, img.c,
+                   area ? Resizer::Method::kArea : Resizer::Method::kBilinear);
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(e.what());
+  }
+}
+
+U8Array Resize(const py::array& src, int height, int width, bool area) {
+  const Image img = AsImage(src);
+  const Resizer resizer = MakeResizer(img, height, width, area);
+  std::vector<py::ssize_t> shape = {height, width};
+  if (img.array.ndim() == 3) shape.push_back(img.c);
+  U8Array out(shape);
+  {
+    py::gil_scoped_release release;
+    resizer.Run(img.array.data(), out.mutable_data());
+  }
+  return out;
+}
+
+double ResizeBenchmark(const py::array& src, int height, int width, bool area,
+                       int iterations) {
+  if (iterations <= 0) throw py::value_error("iterations must be positive");
+  const Image img = AsImage(src);
+  const Resizer resizer = MakeResizer(img, height, width, area);
+  std::vector<uint8_t> out(static_cast<std::size_t>(height) * width * img.c);
+  const uint8_t* in = img.array.data();
+  py::gil_scoped_release release;
+  resizer.Run(in, out.data());  // warm up
+  // Best of 5 batches (the machine may be shared), in ns per call.
+  const int batch = std::max(1, iterations / 5);
+  double best = 1e300;
+  for (int b = 0; b < 5; ++b) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < batch; ++i) resizer.Run(in, out.data());
+    const auto t1 = std::chrono::steady_clock::now();
+    best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() / batch);
+  }
+  return best;
+}
+
+U8Array MaxPool(const py::array& a_in, const py::array& b_in) {
+  const U8Array a = AsU8(a_in, "a");
+  const U8Array b = AsU8(b_in, "b");
+  if (a.ndim() != b.ndim() ||
+      !std::equal(a.shape(), a.shape() + a.ndim(), b.shape())) {
+    throw py::value_error("a and b must have the same shape");
+  }
+  U8Array out(std::vector<py::ssize_t>(a.shape(), a.shape() + a.ndim()));
+  envpool_lite::atari::MaxPool(a.data(), b.data(), out.mutable_data(),
+                               static_cast<std::size_t>(a.size()));
+  return out;
+}
+
+// In place: a[...] = max(a, b) through the kernel's aliasing path (out == a).
+void MaxPoolInPlace(py::array a, const py::array& b_in) {
+  if (!a.dtype().is(py::dtype::of<uint8_t>()) ||
+      !(a.flags() & py::array::c_style) || !a.writeable()) {
+    throw py::type_error("a must be a writeable C-contiguous uint8 array");
+  }
+  const U8Array b = AsU8(b_in, "b");
+  if (a.size() != b.size()) throw py::value_error("a and b must have the same size");
+  auto* data = static_cast<uint8_t*>(a.mutable_data());
+  envpool_lite::atari::MaxPool(data, b.data(), data, static_cast<std::size_t>(a.size()));
+}
+
+U8Array HwcToChw(const py::array& src) {
+  const U8Array img = AsU8(src, "img");
+  if (img.ndim() != 3) throw py::value_error("img must be HxWxC");
+  const int h = static_cast<int>(img.shape(0));
+  const int w = static_cast<int>(img.shape(1));
+  const int c = static_cast<int>(img.shape(2));
+  U8Array out(std::vector<py::ssize_t>{c, h, w});
+  envpool_lite::atari::HwcToChw(img.data(), out.mutable_data(), h, w, c);
+  return out;
+}
+
+}  // namespace
+
+// Called from PYBIND11_MODULE in module.cc on the `_testing` submodule.
+void RegisterTestingKernels(py::module_ t) {
+  t.def("resize", &Resize, py::arg("img"), py::arg("height"), py::arg("width"),
+        py::arg("area"),
+        "cv2.resize(img, (width, height), interpolation=INTER_AREA if area "
+        "else INTER_LINEAR) with envpool_lite's Resizer; img uint8 HxW or HxWxC.");
+  t.def("resize_benchmark", &ResizeBenchmark, py::arg("img"), py::arg("height"),
+        py::arg("width"), py::arg("area"), py::arg("iterations"),
+        "ns per Resizer::Run call, timed in C++ (best of 5 batches of "
+        "iterations / 5 calls, GIL released).");
+  t.def("resize_algorithm",
+        [](int src_h, int src_w, int dst_h, int dst_w, int channels, bool area) {
+          return std::string(
+              Resizer(src_h, src_w, dst_h, dst_w, channels,
+                      area ? Resizer::Method::kArea : Resizer::Method::kBilinear)
+                  .algorithm());
+        },
+        py::arg("src_h"), py::arg("src_w"), py::arg("dst_h"), py::arg("dst_w"),
+        py::arg("channels"), py::arg("area"),
+        "The name of the code path Resizer takes for these sizes.");
+  t.def("max_pool", &MaxPool, py::arg("a"), py::arg("b"), "np.maximum(a, b) for uint8 arrays.");
+  t.def("max_pool_inplace", &MaxPoolInPlace, py::arg("a"), py::arg("b"),
+        "a[...] = np.maximum(a, b) (the kernel with out aliasing a); a must be "
+        "a C-contiguous uint8 array.");
+  t.def("hwc_to_chw", &HwcToChw, py::arg("img"), "img.transpose(2, 0, 1), contiguous.");
+}
