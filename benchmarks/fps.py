@@ -3,7 +3,9 @@
 Random actions, no learning: steps/s (and frames/s = steps x frame_skip) for
 envpool_lite and, in the same run and with the same settings, every peer that
 is installed (EnvPool, gymnasium's SyncVectorEnv and AsyncVectorEnv, a plain
-for-loop over one gymnasium env). Repeats are interleaved across systems so
+for-loop over one gymnasium env; for ViZDoom, vizdoom's own gymnasium env; for
+Atari, ale-py's AtariVectorEnv, and gymnasium's envs wrapped in
+AtariPreprocessing + FrameStackObservation with the same settings). Repeats are interleaved across systems so
 that machine noise hits all of them alike; the median is reported with the
 spread (min-max).
 
@@ -15,13 +17,16 @@ spread (min-max).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import gc
 import importlib.metadata
 import json
 import os
 import platform
 import statistics
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -42,10 +47,47 @@ class Task:
     gymnasium_id: str | None  # the reference implementation, if any
     frame_skip: int = 1
     num_actions: int = 2
+    # --- ViZDoom (and other heavy envs) ---
+    options: dict = dataclasses.field(default_factory=dict)  # make() options for envpool_lite and EnvPool alike
+    lite_options: dict = dataclasses.field(default_factory=dict)  # envpool_lite only
+    configs: tuple = ()  # this task's own sweep: ((envs, batch, threads), ...) full, then quick
+    steps: int = 0  # steps per measurement (0: steps_for's); --quick halves it
+    limit_steps: int = 0  # steps of the single-thread limit (0: the default)
+    vizdoom_gym_id: str | None = None  # vizdoom's own gymnasium env, if any
+    atari_game: str | None = None  # Atari: the ROM id, for ale-py's peers
 
 
 TASKS = {
     "CartPole-v1": Task("CartPole-v1", "CartPole-v1", frame_skip=1, num_actions=2),
+    # ViZDoom: EnvPool's Basic-v1 settings on both (RGB 84x84, 4 frames
+    # stacked, frame_skip 4, 525-step episodes); actions are indices into the
+    # 6 legal button combinations. 256 engine processes would not fit here.
+    "Basic-v1": Task(
+        "Basic-v1",
+        None,
+        frame_skip=4,
+        num_actions=6,
+        options={"use_combined_action": True, "max_episode_steps": 525},
+        lite_options={"gray_scale": False},
+        # Workers mostly wait on engine processes: 8:4:8 shows more threads.
+        configs=(((1, 1, 1), (8, 4, 2), (8, 8, 2), (8, 4, 8)), ((8, 4, 2),)),
+        steps=2000,
+        limit_steps=2000,
+        vizdoom_gym_id="VizdoomBasic-v1",
+    ),
+    # Atari: EnvPool's defaults on every system (84x84 grayscale, 4 frames
+    # stacked, frame_skip 4 with max-pooling, up to 30 no-ops and FIRE at
+    # reset, sticky actions off, 27,000-step episodes, unclipped rewards).
+    "Pong-v5": Task(
+        "Pong-v5",
+        "ALE/Pong-v5",
+        frame_skip=4,
+        num_actions=6,
+        configs=(((1, 1, 1), (16, 8, 2), (16, 16, 2), (64, 32, 2)), ((16, 8, 2),)),
+        steps=8000,
+        limit_steps=8000,
+        atari_game="pong",
+    ),
 }
 
 
@@ -107,7 +149,7 @@ def _run_pool_async(env, task: Task, cfg: Config, steps: int) -> float:
 def run_envpool_lite(task: Task, cfg: Config, steps: int) -> float:
     import envpool_lite
 
-    env = envpool_lite.make(task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0)
+    env = envpool_lite.make(task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0, **task.options, **task.lite_options)
     try:
         return _run_pool_async(env, task, cfg, steps)
     finally:
@@ -117,17 +159,94 @@ def run_envpool_lite(task: Task, cfg: Config, steps: int) -> float:
 def run_envpool(task: Task, cfg: Config, steps: int) -> float:
     import warnings
 
+    # Imported here, not where the pool lives: an exception envpool's import
+    # keeps would keep that frame, its pool and its engines alive.
     with warnings.catch_warnings():  # EnvPool's own space warnings
         warnings.simplefilter("ignore")
         try:
             import envpool
         except Exception as e:  # not installed, or broken on this Python
             raise Skip(f"envpool not importable ({type(e).__name__})") from None
-        env = envpool.make(task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0)
+    with _scratch_cwd(task.vizdoom_gym_id is not None):  # its ViZDoom engines write _vizdoom files there
+        return _run_envpool(envpool, task, cfg, steps)
+
+
+def _run_envpool(envpool, task: Task, cfg: Config, steps: int) -> float:
+    import warnings
+
+    with warnings.catch_warnings():  # EnvPool's own space warnings
+        warnings.simplefilter("ignore")
+        env = envpool.make(task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0, **task.options)
     try:
         return _run_pool_async(env, task, cfg, steps)
     finally:
         env.close()
+
+
+@contextlib.contextmanager
+def _scratch_cwd(enabled: bool = True):
+    """Run in a temporary working directory (ViZDoom peers' engines write
+    _vizdoom/ and _vizdoom.ini into theirs)."""
+    if not enabled:
+        yield
+        return
+    cwd = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)
+        # EnvPool's engines, started at once in a fresh directory, race to
+        # create it and die ("Failed to create ./_vizdoom/ directory: File
+        # exists"), taking the process down.
+        os.mkdir("_vizdoom")
+        try:
+            yield
+        finally:
+            os.chdir(cwd)
+            gc.collect()  # EnvPool closes its engines when its pool is collected
+            _wait_for_children_leaving(tmp)
+
+
+def _wait_for_children_leaving(path: str, timeout: float = 5.0) -> None:
+    """Engines closed by a peer may still be exiting (writing their ini)."""
+    try:
+        import psutil
+    except ImportError:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        busy = False
+        for p in psutil.Process().children(recursive=True):
+            try:
+                busy = busy or p.cwd().startswith(path)
+            except psutil.Error:
+                pass
+        if not busy:
+            return
+        time.sleep(0.05)
+
+
+def _gymnasium_atari_wrappers() -> list:
+    """gymnasium's Atari preprocessing with EnvPool's settings (frame_skip
+    done by the wrapper on a frameskip=1 env, as gymnasium requires)."""
+    try:
+        import cv2  # noqa: F401  (AtariPreprocessing needs it)
+    except ImportError:
+        raise Skip("opencv not installed (gymnasium's AtariPreprocessing needs it)") from None
+    import gymnasium
+
+    return [
+        lambda e: gymnasium.wrappers.AtariPreprocessing(e, noop_max=30, frame_skip=4, screen_size=84, terminal_on_life_loss=False, grayscale_obs=True),
+        lambda e: gymnasium.wrappers.FrameStackObservation(e, 4),
+    ]
+
+
+def _gymnasium_kwargs(task: Task) -> dict:
+    if task.atari_game is None:
+        return {}
+    import ale_py
+    import gymnasium
+
+    gymnasium.register_envs(ale_py)
+    return {"frameskip": 1, "repeat_action_probability": 0.0, "full_action_space": False}
 
 
 def run_gymnasium_loop(task: Task, cfg: Config, steps: int) -> float:
@@ -138,7 +257,10 @@ def run_gymnasium_loop(task: Task, cfg: Config, steps: int) -> float:
         raise Skip("a single env loop")
     import gymnasium
 
-    env = gymnasium.make(task.gymnasium_id)
+    env = gymnasium.make(task.gymnasium_id, **_gymnasium_kwargs(task))
+    if task.atari_game is not None:
+        for wrap in _gymnasium_atari_wrappers():
+            env = wrap(env)
     rng = np.random.default_rng(0)
     actions = rng.integers(0, task.num_actions, size=1024).tolist()
     env.reset(seed=0)
@@ -161,7 +283,8 @@ def _run_gymnasium_vector(mode: str, task: Task, cfg: Config, steps: int) -> flo
         raise Skip(f"{cfg.num_envs} subprocesses on {CORES} cores")
     import gymnasium
 
-    env = gymnasium.make_vec(task.gymnasium_id, num_envs=cfg.num_envs, vectorization_mode=mode)
+    wrappers = _gymnasium_atari_wrappers() if task.atari_game is not None else None
+    env = gymnasium.make_vec(task.gymnasium_id, num_envs=cfg.num_envs, vectorization_mode=mode, wrappers=wrappers, **_gymnasium_kwargs(task))
     rng = np.random.default_rng(0)
     actions = _random_actions(task, cfg.num_envs, rng)
     env.reset(seed=0)
@@ -176,12 +299,90 @@ def _run_gymnasium_vector(mode: str, task: Task, cfg: Config, steps: int) -> flo
     return rate
 
 
+def run_vizdoom_gym(task: Task, cfg: Config, steps: int) -> float:
+    """vizdoom's own gymnasium env (full-resolution screens, its own
+    discrete actions, frame_skip as ours): one env in a Python loop for one
+    env, else one env per subprocess in gymnasium's AsyncVectorEnv (it has no
+    batch smaller than num_envs: every step steps all envs)."""
+    if task.vizdoom_gym_id is None:
+        raise Skip("not a ViZDoom task")
+    if cfg.num_envs > 4 * CORES:
+        raise Skip(f"{cfg.num_envs} subprocesses on {CORES} cores")
+    try:
+        import gymnasium
+        import vizdoom.gymnasium_wrapper  # noqa: F401  (registers its envs)
+    except Exception as e:
+        raise Skip(f"vizdoom's gymnasium env not importable ({type(e).__name__})") from None
+    kwargs = {"frame_skip": task.frame_skip}
+    rng = np.random.default_rng(0)
+    with _scratch_cwd():  # its engines write _vizdoom files into the working directory
+        if cfg.num_envs == 1:
+            env = gymnasium.make(task.vizdoom_gym_id, **kwargs)
+            actions = rng.integers(0, env.action_space.n, size=1024).tolist()
+            env.reset(seed=0)
+            for i in range(10):
+                env.step(actions[i])
+            start = time.perf_counter()
+            for i in range(steps):
+                _, _, term, trunc, _ = env.step(actions[i % 1024])
+                if term or trunc:
+                    env.reset()
+            rate = steps / (time.perf_counter() - start)
+        else:
+            env = gymnasium.make_vec(task.vizdoom_gym_id, num_envs=cfg.num_envs, vectorization_mode="async", **kwargs)
+            actions = [rng.integers(0, env.single_action_space.n, size=cfg.num_envs) for _ in range(64)]
+            env.reset(seed=0)
+            for i in range(10):
+                env.step(actions[i % 64])
+            batches = max(1, steps // cfg.num_envs)
+            start = time.perf_counter()
+            for i in range(batches):
+                env.step(actions[i % 64])
+            rate = batches * cfg.num_envs / (time.perf_counter() - start)
+        env.close()
+    return rate
+
+
+def run_ale_vector(task: Task, cfg: Config, steps: int) -> float:
+    """ale-py's AtariVectorEnv (ALE's own C++ thread pool, same batching and
+    preprocessing settings), driven by the same send/recv loop."""
+    if task.atari_game is None:
+        raise Skip("not an Atari task")
+    try:
+        from ale_py.vector_env import AtariVectorEnv
+    except Exception as e:
+        raise Skip(f"ale_py.vector_env not importable ({type(e).__name__})") from None
+    env = AtariVectorEnv(
+        task.atari_game, cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads,
+        frameskip=task.frame_skip, stack_num=4, img_height=84, img_width=84, grayscale=True, maxpool=True,
+        noop_max=30, use_fire_reset=True, episodic_life=False, reward_clipping=False,
+        repeat_action_probability=0.0, max_num_frames_per_episode=27000 * task.frame_skip,
+    )
+    rng = np.random.default_rng(0)
+    actions = _random_actions(task, cfg.batch_size, rng)
+    try:
+        env.reset(seed=0)
+        for i in range(max(20, steps // cfg.batch_size // 10)):  # warm-up
+            env.send(actions[i % 64])
+            env.recv()
+        batches = max(1, steps // cfg.batch_size)
+        start = time.perf_counter()
+        for i in range(batches):
+            env.send(actions[i % 64])
+            env.recv()
+        return batches * cfg.batch_size / (time.perf_counter() - start)
+    finally:
+        env.close()
+
+
 SYSTEMS: dict[str, Callable[[Task, Config, int], float]] = {
     "envpool_lite": run_envpool_lite,
     "envpool": run_envpool,
     "gymnasium_loop": run_gymnasium_loop,
     "gymnasium_sync": lambda t, c, s: _run_gymnasium_vector("sync", t, c, s),
     "gymnasium_async": lambda t, c, s: _run_gymnasium_vector("async", t, c, s),
+    "vizdoom_gym": run_vizdoom_gym,
+    "ale_vector": run_ale_vector,
 }
 
 
@@ -218,10 +419,14 @@ def cpu_model() -> str:
 def single_thread_limit(task: Task, repeats: int, quick: bool) -> float:
     """Steps/s of one env in a tight C++ loop on one thread (envpool_lite's
     own env, no engine): the per-core limit of any pool."""
+    import envpool_lite
     from envpool_lite import _core
 
     steps = 200_000 if quick else 1_000_000
-    return statistics.median(_core.single_thread_steps_per_second(task.name, {}, steps) for _ in range(repeats))
+    if task.limit_steps:
+        steps = task.limit_steps // 2 if quick else task.limit_steps
+    options = envpool_lite.make_spec(task.name, **task.options, **task.lite_options).env_options
+    return statistics.median(_core.single_thread_steps_per_second(task.name, options, steps) for _ in range(repeats))
 
 
 class Progress:
@@ -273,24 +478,29 @@ def main(argv: list[str] | None = None) -> dict:
         configs = default_configs(args.quick)
 
     results, notes, limits = [], [], {}
-    skipped: set[tuple[str, str]] = set()
-    progress = Progress(len(tasks) * len(configs) * repeats)
+    skipped: set[tuple[str, str, str]] = set()  # (task, system, config)
+    def task_configs(task: Task) -> list[Config]:
+        if args.configs or not task.configs:
+            return configs
+        return [Config(*c) for c in task.configs[1 if args.quick else 0]]
+
+    progress = Progress(sum(len(task_configs(t)) for t in tasks) * repeats)
     try:
         for task in tasks:
             limits[task.name] = single_thread_limit(task, repeats, args.quick)
-            for cfg in configs:
+            for cfg in task_configs(task):
                 rates: dict[str, list[float]] = {s: [] for s in systems}
                 for r in range(repeats):
                     for system in systems:  # interleaved: noise hits every system alike
-                        if (system, cfg.label()) in skipped:
+                        if (task.name, system, cfg.label()) in skipped:
                             continue
                         try:
-                            steps = args.steps or steps_for(system, cfg, args.quick)
+                            steps = args.steps or (task.steps // (2 if args.quick else 1) // (4 if system.startswith("gymnasium") else 1) if task.steps else steps_for(system, cfg, args.quick))
                             rates[system].append(SYSTEMS[system](task, cfg, steps))
                         except Skip as e:
-                            skipped.add((system, cfg.label()))
+                            skipped.add((task.name, system, cfg.label()))
                             note = f"{system}: skipped ({e})"
-                            if system == "envpool" and note not in notes:
+                            if (system == "envpool" or (system == "vizdoom_gym" and task.vizdoom_gym_id) or (system == "ale_vector" and task.atari_game)) and note not in notes:
                                 notes.append(note)
                     progress.advance(f"{task.name} {cfg.label()}")
                 for system, values in rates.items():

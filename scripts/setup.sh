@@ -13,6 +13,15 @@ missing=()
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 "$PYTHON" -c "import venv, ensurepip" >/dev/null 2>&1 || missing+=(python3-venv)
+# ALE (third_party/ale.cmake) needs zlib's header.
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+# ViZDoom's client library (third_party/vizdoom.cmake) builds against Boost.
+if command -v dpkg-query >/dev/null 2>&1; then
+  for pkg in libboost-filesystem-dev libboost-thread-dev libboost-system-dev libboost-date-time-dev \
+             libboost-chrono-dev libboost-regex-dev libboost-iostreams-dev; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+  done
+fi
 if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -27,6 +36,9 @@ fi
 # Build requirements live in the venv so rebuilds are incremental
 # (--no-build-isolation reuses build/ between runs).
 .venv/bin/python -m pip install -q "scikit-build-core>=0.10" "pybind11>=2.12" "cmake>=3.20" ninja
+# wheel: vizdoom's source distribution (third_party/vizdoom.cmake fetches it
+# without build isolation) needs it to report its metadata.
+.venv/bin/python -m pip install -q wheel
 .venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench]"
 # PyTorch for trainers/ and the CleanRL-style example test: 2.13.0 is the
 # CPU build this machine image carries (any other version pulls CUDA wheels).

@@ -81,7 +81,8 @@ def cycles(task: str, count: int) -> dict:
         env = envpool_lite.make(task, num_envs=2, batch_size=1, num_threads=2, seed=0)
         env.async_reset()
         info = env.recv()[-1]
-        env.send(np.zeros(1, np.int32), info["env_id"])
+        space = env.single_action_space  # ViZDoom's Basic-v1: a float32 button vector
+        env.send(np.zeros((1, *space.shape), space.dtype), info["env_id"])
         env.recv()
         env.close()
 

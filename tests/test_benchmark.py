@@ -24,7 +24,7 @@ def fps():
 def test_quick_run_writes_complete_json(fps, tmp_path):
     out = tmp_path / "fps.json"
     systems = "envpool_lite,envpool,gymnasium_loop,gymnasium_sync,gymnasium_async"
-    fps.main(["--quick", "--configs", "1:1:1,4:4:1,8:4:2", "--steps", "400", "--repeats", "2", "--systems", systems, "--out", str(out)])
+    fps.main(["--quick", "--tasks", "CartPole-v1", "--configs", "1:1:1,4:4:1,8:4:2", "--steps", "400", "--repeats", "2", "--systems", systems, "--out", str(out)])
     report = json.loads(out.read_text())
     assert set(report) >= {"command", "machine", "versions", "repeats", "single_thread_limit_steps_per_s", "notes", "results"}
     assert report["machine"]["cores"] >= 1 and report["machine"]["cpu"]
@@ -50,7 +50,7 @@ def test_a_missing_peer_is_skipped_not_an_error(fps, tmp_path, monkeypatch):
 
     monkeypatch.setitem(fps.SYSTEMS, "envpool", missing)
     out = tmp_path / "fps.json"
-    fps.main(["--configs", "2:2:1", "--steps", "200", "--repeats", "1", "--systems", "envpool_lite,envpool", "--out", str(out), "--no-plot"])
+    fps.main(["--tasks", "CartPole-v1", "--configs", "2:2:1", "--steps", "200", "--repeats", "1", "--systems", "envpool_lite,envpool", "--out", str(out), "--no-plot"])
     report = json.loads(out.read_text())
     assert [r["system"] for r in report["results"]] == ["envpool_lite"]
     assert any("envpool" in n for n in report["notes"])

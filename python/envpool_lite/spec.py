@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import operator
+import warnings
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -23,6 +24,10 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
     }
 )
 MAX_SEED = 2**32 - 1
+# Options an env declares for make() to fill, not the user: Atari's game (set
+# by the registration) and the path of its ROM in the installed ale-py
+# package. They are not listed, accepted, or shown in `config`.
+INTERNAL_OPTIONS = frozenset({"game", "rom_path"})
 
 
 def list_all_envs() -> list[str]:
@@ -36,6 +41,26 @@ def _check_task(task_id: str) -> None:
         close = difflib.get_close_matches(task_id, tasks, n=5, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise ValueError(f"unknown task {task_id!r}{hint} (see envpool_lite.list_all_envs())")
+
+
+def atari_rom_path(task_id: str, game: str) -> str:
+    """The ROM of an Atari game, from the installed ale-py package
+    (ale_py.roms; the ALE_ROMS_DIR environment variable overrides its folder).
+    Raises FileNotFoundError naming the ROM when it is missing."""
+    rom = f"{game}.bin"
+    try:
+        import ale_py.roms
+    except ImportError as e:
+        raise FileNotFoundError(f"{task_id} needs the ROM {rom!r} from the ale-py package, which is not importable ({e}); install ale-py (the version pyproject.toml pins)") from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # get_rom_path warns, then returns None
+            path = ale_py.roms.get_rom_path(game)
+    except OSError as e:  # a missing file or folder, or a ROM that fails its checksum
+        raise FileNotFoundError(f"{task_id}: ROM {rom!r} not found or not usable in ale-py's ROM folder ({e})") from None
+    if path is None:
+        raise FileNotFoundError(f"{task_id}: ROM {rom!r} is not one that the installed ale-py supports")
+    return str(path)
 
 
 def _as_int(name: str, value: Any) -> int:
@@ -108,11 +133,11 @@ def _space(spec: dict) -> gymnasium.spaces.Space:
 class EnvSpec:
     """A task with its options resolved: the config, the spaces and dm_env specs."""
 
-    def __init__(self, task_id: str, config: Mapping[str, Any]):
+    def __init__(self, task_id: str, config: Mapping[str, Any], internal: Mapping[str, Any] | None = None):
         self.task_id = task_id
         self.config = MappingProxyType(dict(config))
-        env_options = {k: v for k, v in config.items() if k not in POOL_DEFAULTS}
-        self._arrays = _core.task_spec(task_id, env_options)
+        self._internal = dict(internal or {})  # INTERNAL_OPTIONS, filled by make_spec
+        self._arrays = _core.task_spec(task_id, self.env_options)
         self.observation_space = _space(self._arrays["obs"])
         self.action_space = _space(self._arrays["action"])
         self.info_specs = tuple(self._arrays["info"])
@@ -120,7 +145,8 @@ class EnvSpec:
 
     @property
     def env_options(self) -> dict[str, Any]:
-        return {k: v for k, v in self.config.items() if k not in POOL_DEFAULTS}
+        """What the C++ env gets: its options, including the internal ones."""
+        return {**{k: v for k, v in self.config.items() if k not in POOL_DEFAULTS}, **self._internal}
 
     def observation_spec(self):
         import dm_env.specs
@@ -143,7 +169,13 @@ class EnvSpec:
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     """Resolve and validate a task's options (pool options plus the env's own)."""
     _check_task(task_id)
-    env_defaults = _core.task_defaults(task_id)
+    all_defaults = _core.task_defaults(task_id)
+    env_defaults = {k: v for k, v in all_defaults.items() if k not in INTERNAL_OPTIONS}
+    internal = {k: v for k, v in all_defaults.items() if k in INTERNAL_OPTIONS}
+    if "vzd_path" in env_defaults:  # ViZDoom: asset paths from the vizdoom package
+        from envpool_lite import vizdoom
+
+        kwargs = vizdoom.resolve_options(task_id, env_defaults, kwargs)
     valid = {**POOL_DEFAULTS, **env_defaults}
     unknown = sorted(set(kwargs) - set(valid))
     if unknown:
@@ -170,4 +202,6 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     if "max_episode_steps" in config and config["max_episode_steps"] < 1:
         raise ValueError(f"max_episode_steps must be >= 1, got {config['max_episode_steps']}")
     seeds_for(config["seed"], range(num_envs), num_envs)  # validates
-    return EnvSpec(task_id, config)
+    if "rom_path" in internal:
+        internal["rom_path"] = atari_rom_path(task_id, internal["game"])
+    return EnvSpec(task_id, config, internal)
