@@ -1,5 +1,5 @@
 // envpool_lite._core._testing: the Atari image kernels
-// (cpp/envs/atari/preprocess.h) callable from Python, for the tests that
+// (cpp/envs/common/image.h) callable from Python, for the tests that
 // compare them with OpenCV and numpy, and a C++-timed resize benchmark.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "envs/atari/preprocess.h"
+#include "envs/common/image.h"
 
 namespace py = pybind11;
 
 namespace {
 
 using U8Array = py::array_t<uint8_t, py::array::c_style>;
-using envpool_lite::atari::Resizer;
+using envpool_lite::image::Resizer;
 
 // uint8 only (no silent casts), C-contiguous (a copy if needed).
 U8Array AsU8(const py::array& a, const char* what) {
@@ -95,7 +95,7 @@ U8Array MaxPool(const py::array& a_in, const py::array& b_in) {
     throw py::value_error("a and b must have the same shape");
   }
   U8Array out(std::vector<py::ssize_t>(a.shape(), a.shape() + a.ndim()));
-  envpool_lite::atari::MaxPool(a.data(), b.data(), out.mutable_data(),
+  envpool_lite::image::MaxPool(a.data(), b.data(), out.mutable_data(),
                                static_cast<std::size_t>(a.size()));
   return out;
 }
@@ -109,7 +109,7 @@ void MaxPoolInPlace(py::array a, const py::array& b_in) {
   const U8Array b = AsU8(b_in, "b");
   if (a.size() != b.size()) throw py::value_error("a and b must have the same size");
   auto* data = static_cast<uint8_t*>(a.mutable_data());
-  envpool_lite::atari::MaxPool(data, b.data(), data, static_cast<std::size_t>(a.size()));
+  envpool_lite::image::MaxPool(data, b.data(), data, static_cast<std::size_t>(a.size()));
 }
 
 U8Array HwcToChw(const py::array& src) {
@@ -119,7 +119,7 @@ U8Array HwcToChw(const py::array& src) {
   const int w = static_cast<int>(img.shape(1));
   const int c = static_cast<int>(img.shape(2));
   U8Array out(std::vector<py::ssize_t>{c, h, w});
-  envpool_lite::atari::HwcToChw(img.data(), out.mutable_data(), h, w, c);
+  envpool_lite::image::HwcToChw(img.data(), out.mutable_data(), h, w, c);
   return out;
 }
 

@@ -36,7 +36,7 @@
 #include "ale/emucore/MD5.hxx"
 #include "ale/games/Roms.hpp"
 #include "core/env.h"
-#include "envs/atari/preprocess.h"
+#include "envs/common/image.h"
 
 namespace envpool_lite {
 
@@ -354,11 +354,11 @@ class AtariEnv : public Env {
     raw_w_ = static_cast<int>(screen.width());
     const std::size_t raw_size = static_cast<std::size_t>(raw_h_) * raw_w_;
     for (auto& f : frames_) f.resize(raw_size * channels_);
-    resizer_ = std::make_unique<atari::Resizer>(
+    resizer_ = std::make_unique<image::Resizer>(
         raw_h_, raw_w_, height_, width_, channels_,
         config.GetBool("use_inter_area_resize")
-            ? atari::Resizer::Method::kArea
-            : atari::Resizer::Method::kBilinear);
+            ? image::Resizer::Method::kArea
+            : image::Resizer::Method::kBilinear);
     frame_bytes_ = static_cast<std::size_t>(channels_) * height_ * width_;
     if (!gray_scale_) resized_hwc_.resize(frame_bytes_);
     stack_.assign(frame_bytes_ * stack_num_, 0);
@@ -406,7 +406,7 @@ class AtariEnv : public Env {
     }
     const uint8_t* frame = frames_[1].data();
     if (captured == 2) {  // max-pool the last two frames
-      atari::MaxPool(frames_[0].data(), frames_[1].data(), frames_[0].data(),
+      image::MaxPool(frames_[0].data(), frames_[1].data(), frames_[0].data(),
                      frames_[0].size());
       frame = frames_[0].data();
     }
@@ -511,7 +511,7 @@ class AtariEnv : public Env {
       resizer_->Run(frame, slot);
     } else {
       resizer_->Run(frame, resized_hwc_.data());
-      atari::HwcToChw(resized_hwc_.data(), slot, height_, width_, 3);
+      image::HwcToChw(resized_hwc_.data(), slot, height_, width_, 3);
     }
     if (fill) {
       for (int k = 0; k < stack_num_; ++k) {
@@ -550,7 +550,7 @@ class AtariEnv : public Env {
   int raw_h_ = 0;
   int raw_w_ = 0;
   std::vector<uint8_t> frames_[2];  // raw frames through the palette, HWC
-  std::unique_ptr<atari::Resizer> resizer_;
+  std::unique_ptr<image::Resizer> resizer_;
   std::vector<uint8_t> resized_hwc_;  // RGB only
   std::size_t frame_bytes_ = 0;       // one stacked frame, CHW
   std::vector<uint8_t> stack_;        // stack_num frames, a ring

@@ -13,8 +13,8 @@
 //                         vizdoom package's; filled in by envpool_lite.vizdoom)
 //   game_args             extra engine arguments
 //   img_height, img_width observation size (84 x 84), area-averaged from the
-//                         scenario's screen resolution (as cv2's INTER_AREA,
-//                         exactly rounded; see area_resize.h)
+//                         scenario's screen resolution (exactly as cv2's
+//                         INTER_AREA; see envs/common/image.h)
 //   stack_num (4)         frames stacked, oldest first: obs is uint8
 //                         (stack_num * channels, img_height, img_width)
 //   frame_skip (4)        tics per step, the same action held; the engine
@@ -67,7 +67,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/vizdoom/area_resize.h"
+#include "envs/common/image.h"
 #include "envs/vizdoom/engine_process.h"
 
 namespace envpool_lite {
@@ -380,7 +380,8 @@ class VizdoomEnv : public Env {
         timeout_s_(config.GetFloat("engine_timeout")),
         engine_(std::filesystem::absolute(config.GetString("vzd_path")).string()),
         launcher_(vizdoom_detail::LauncherPath()),
-        resize_(setup_.screen_h, setup_.screen_w, out_h_, out_w_),
+        resize_(setup_.screen_h, setup_.screen_w, out_h_, out_w_, 1,
+                image::Resizer::Method::kArea),
         frame_bytes_(static_cast<std::size_t>(setup_.channels) * out_h_ * out_w_),
         frames_(frame_bytes_ * stack_, 0),
         action_(setup_.buttons.size(), 0.0),
@@ -555,7 +556,7 @@ class VizdoomEnv : public Env {
         static_cast<std::size_t>(setup_.screen_h) * setup_.screen_w;
     const std::size_t out_plane = static_cast<std::size_t>(out_h_) * out_w_;
     for (int ch = 0; ch < setup_.channels; ++ch) {
-      resize_(src + ch * in_plane, dst + ch * out_plane);
+      resize_.Run(src + ch * in_plane, dst + ch * out_plane);
     }
   }
 
@@ -590,7 +591,7 @@ class VizdoomEnv : public Env {
   double timeout_s_;
   std::string engine_;
   std::string launcher_;
-  AreaResize resize_;
+  image::Resizer resize_;  // one plane at a time (the screen is CHW)
   std::size_t frame_bytes_;
   std::vector<uint8_t> frames_;  // stack_ frames, a ring; newest_ is the last
   int newest_ = 0;

@@ -1,4 +1,4 @@
-// Image kernels of the Atari preprocessing: resize (bit-exact with
+// Image kernels shared by the pixel envs (Atari, ViZDoom): resize (bit-exact with
 // cv2.resize's INTER_AREA and INTER_LINEAR on uint8 images, the way EnvPool
 // resizes), max-pool of two frames and HWC -> CHW.
 //
@@ -46,7 +46,7 @@
 #define ENVPOOL_LITE_ATARI_SSE2 1
 #endif
 
-namespace envpool_lite::atari {
+namespace envpool_lite::image {
 
 // out[i] = max(a[i], b[i]) for i < n. `out` may be `a` or `b` (in place).
 inline void MaxPool(const uint8_t* a, const uint8_t* b, uint8_t* out,
@@ -957,4 +957,4 @@ class Resizer {
   mutable int linear_cached_[2] = {-1, -1};
 };
 
-}  // namespace envpool_lite::atari
+}  // namespace envpool_lite::image
