@@ -39,7 +39,8 @@ fi
 # wheel: vizdoom's source distribution (third_party/vizdoom.cmake fetches it
 # without build isolation) needs it to report its metadata.
 .venv/bin/python -m pip install -q wheel
-.venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench]"
-# PyTorch for trainers/ and the CleanRL-style example test: 2.13.0 is the
-# CPU build this machine image carries (any other version pulls CUDA wheels).
+# PyTorch for trainers/ first: 2.13.0 is the CPU build this machine image
+# carries (any other version pulls CUDA wheels), and it then satisfies the
+# trainers extra's plain "torch".
 .venv/bin/python -c "import torch" >/dev/null 2>&1 || .venv/bin/python -m pip install -q "torch==2.13.0"
+.venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench,trainers]"

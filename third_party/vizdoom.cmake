@@ -78,21 +78,36 @@ else()
       message(STATUS "ViZDoom: fetching the vizdoom ${VIZDOOM_VERSION} source "
                      "distribution through pip")
       set(_vzd_download "${_vzd_cache}/download")
-      file(REMOVE_RECURSE "${_vzd_download}")
-      # --no-build-isolation: pip reads the sdist's metadata with the build
-      # tools already installed (scikit-build-core) instead of fetching more.
-      execute_process(
-        COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps
-                --no-binary vizdoom --no-build-isolation --disable-pip-version-check
-                --dest "${_vzd_download}" "vizdoom==${VIZDOOM_VERSION}"
-        RESULT_VARIABLE _vzd_rc
-        OUTPUT_VARIABLE _vzd_out
-        ERROR_VARIABLE _vzd_out)
-      file(GLOB _vzd_archive "${_vzd_download}/*.tar.gz")
+      # pip runs with the interpreter's own environment: a build-isolation
+      # environment (pip install . without --no-build-isolation) hides pip
+      # through PYTHONPATH. pip reads the sdist's metadata with the build
+      # tools already installed (--no-build-isolation, nothing more fetched),
+      # or else in an isolated environment of its own (as ale.cmake does).
+      set(_vzd_pip "${CMAKE_COMMAND}" -E env --unset=PYTHONPATH
+          --unset=PYTHONNOUSERSITE "${Python_EXECUTABLE}" -m pip download
+          --no-deps --no-binary vizdoom --disable-pip-version-check
+          --dest "${_vzd_download}" "vizdoom==${VIZDOOM_VERSION}")
+      set(_vzd_log "")
+      foreach(_vzd_isolation IN ITEMS shared isolated)
+        file(REMOVE_RECURSE "${_vzd_download}")
+        set(_vzd_cmd ${_vzd_pip})
+        if(_vzd_isolation STREQUAL "shared")
+          list(APPEND _vzd_cmd --no-build-isolation)
+        endif()
+        execute_process(COMMAND ${_vzd_cmd}
+                        RESULT_VARIABLE _vzd_rc
+                        OUTPUT_VARIABLE _vzd_out
+                        ERROR_VARIABLE _vzd_out)
+        string(APPEND _vzd_log "${_vzd_out}")
+        file(GLOB _vzd_archive "${_vzd_download}/*.tar.gz")
+        if(_vzd_rc EQUAL 0 AND _vzd_archive)
+          break()
+        endif()
+      endforeach()
       if(NOT _vzd_rc EQUAL 0 OR NOT _vzd_archive)
         message(FATAL_ERROR "ViZDoom: could not fetch the vizdoom "
                             "${VIZDOOM_VERSION} source distribution with pip:\n"
-                            "${_vzd_out}")
+                            "${_vzd_log}")
       endif()
       get_filename_component(_vzd_name "${_vzd_archive}" NAME)
       file(RENAME "${_vzd_archive}" "${_vzd_cache}/${_vzd_name}")
