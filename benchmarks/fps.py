@@ -287,16 +287,22 @@ def _run_gymnasium_vector(mode: str, task: Task, cfg: Config, steps: int) -> flo
     env = gymnasium.make_vec(task.gymnasium_id, num_envs=cfg.num_envs, vectorization_mode=mode, wrappers=wrappers, **_gymnasium_kwargs(task))
     rng = np.random.default_rng(0)
     actions = _random_actions(task, cfg.num_envs, rng)
-    env.reset(seed=0)
-    for i in range(10):
-        env.step(actions[i % 64])
-    batches = max(1, steps // cfg.num_envs)
-    start = time.perf_counter()
-    for i in range(batches):
-        env.step(actions[i % 64])
-    rate = batches * cfg.num_envs / (time.perf_counter() - start)
+    rate = _time_vector_env(env, actions, cfg.num_envs, steps)
     env.close()
     return rate
+
+
+def _time_vector_env(env, actions: list, num_envs: int, steps: int) -> float:
+    """Steps/s of a gymnasium VectorEnv stepping every env each call, after a
+    short warm-up."""
+    env.reset(seed=0)
+    for i in range(10):
+        env.step(actions[i % len(actions)])
+    batches = max(1, steps // num_envs)
+    start = time.perf_counter()
+    for i in range(batches):
+        env.step(actions[i % len(actions)])
+    return batches * num_envs / (time.perf_counter() - start)
 
 
 def run_vizdoom_gym(task: Task, cfg: Config, steps: int) -> float:
@@ -331,14 +337,7 @@ def run_vizdoom_gym(task: Task, cfg: Config, steps: int) -> float:
         else:
             env = gymnasium.make_vec(task.vizdoom_gym_id, num_envs=cfg.num_envs, vectorization_mode="async", **kwargs)
             actions = [rng.integers(0, env.single_action_space.n, size=cfg.num_envs) for _ in range(64)]
-            env.reset(seed=0)
-            for i in range(10):
-                env.step(actions[i % 64])
-            batches = max(1, steps // cfg.num_envs)
-            start = time.perf_counter()
-            for i in range(batches):
-                env.step(actions[i % 64])
-            rate = batches * cfg.num_envs / (time.perf_counter() - start)
+            rate = _time_vector_env(env, actions, cfg.num_envs, steps)
         env.close()
     return rate
 
