@@ -43,4 +43,4 @@ fi
 # carries (any other version pulls CUDA wheels), and it then satisfies the
 # trainers extra's plain "torch".
 .venv/bin/python -c "import torch" >/dev/null 2>&1 || .venv/bin/python -m pip install -q "torch==2.13.0"
-.venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench,trainers]"
+.venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench,trainers,render]"

@@ -125,8 +125,9 @@ def test_gym_api(make):
 
 def test_dm_api(make):
     env = make("CartPole-v1", env_type="dm", num_envs=2, max_episode_steps=30, seed=0)
-    assert isinstance(env.observation_spec(), dm_env.specs.BoundedArray)
-    assert env.observation_spec().shape == (4,)
+    spec = env.observation_spec()  # the structure of TimeStep.observation
+    assert spec._fields == ("obs", "env_id", "elapsed_step", "players")
+    assert isinstance(spec.obs, dm_env.specs.BoundedArray) and spec.obs.shape == (4,)
     assert isinstance(env.action_spec(), dm_env.specs.DiscreteArray)
     assert env.action_spec().num_values == 2
     ts = env.reset()

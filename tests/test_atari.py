@@ -98,7 +98,9 @@ def test_spec_and_defaults():
     assert spec.observation_space.shape == (4, 84, 84) and spec.observation_space.dtype == np.uint8
     assert spec.action_space.n == 6
     assert spec.max_episode_steps == 27000
-    assert [s["name"] for s in spec.info_specs] == ["lives", "reward", "terminated"]
+    assert [s["name"] for s in spec.info_specs] == ["lives", "reward", "terminated", "ram"]
+    assert spec.state_array_spec["info:terminated"].dtype == np.int32  # EnvPool's dtype
+    assert spec.state_array_spec["info:ram"].shape == [128] and spec.state_array_spec["info:ram"].dtype == np.uint8
     rgb = envpool_lite.make_spec("Breakout-v5", gray_scale=False, stack_num=2, img_height=50, img_width=60)
     assert rgb.observation_space.shape == (6, 50, 60)
     assert envpool_lite.make_spec("Breakout-v5").action_space.n == 4
@@ -137,12 +139,13 @@ def test_missing_rom_names_it(monkeypatch, tmp_path):
 # --- raw emulation: identical to ALEInterface ---------------------------------
 def check_raw_frames(game, seed, steps, gray=False, repeat_action_probability=0.0, mode=None, difficulty=None):
     """Ours with no preprocessing (full-size frames, no skip, no stack, no
-    no-ops, no FIRE) against ALEInterface: every frame, reward and lives."""
+    no-ops, no FIRE) against ALEInterface: every frame, reward, lives, RAM,
+    and render() (the colour screen, whatever the observation's format)."""
     kwargs = {} if mode is None else dict(mode=mode, difficulty=difficulty)
     env = envpool_lite.make(
         task_id(game), num_envs=1, seed=seed, img_height=210, img_width=160, gray_scale=gray, stack_num=1,
         frame_skip=1, noop_max=0, use_fire_reset=False, repeat_action_probability=repeat_action_probability,
-        max_episode_steps=10**6, **kwargs,
+        max_episode_steps=10**6, render_mode="rgb_array", **kwargs,
     )
     ale = ale_interface(game, seed, repeat_action_probability, mode, difficulty)
     actions = ale.getMinimalActionSet()
@@ -155,6 +158,8 @@ def check_raw_frames(game, seed, steps, gray=False, repeat_action_probability=0.
     obs, info = env.reset()
     np.testing.assert_array_equal(obs[0], screen())
     assert info["lives"][0] == ale.lives()
+    np.testing.assert_array_equal(info["ram"][0], ale.getRAM())
+    np.testing.assert_array_equal(env.render(env_ids=[0])[0], ale.getScreenRGB())
     game_overs = 0
     for t in range(steps):
         a = int(rng.integers(len(actions)))
@@ -168,7 +173,10 @@ def check_raw_frames(game, seed, steps, gray=False, repeat_action_probability=0.
             game_overs += int(term[0])
         np.testing.assert_array_equal(obs[0], screen(), err_msg=f"{game} step {t}")
         assert info["lives"][0] == ale.lives()
-        assert info["terminated"][0] == ale.game_over()
+        assert info["terminated"][0] == ale.game_over() and info["terminated"].dtype == np.int32
+        np.testing.assert_array_equal(info["ram"][0], ale.getRAM(), err_msg=f"{game} step {t}")
+        if t % 7 == 0:  # a picture costs a copy of the screen
+            np.testing.assert_array_equal(env.render(env_ids=[0])[0], ale.getScreenRGB(), err_msg=f"{game} step {t}")
     env.close()
     return game_overs
 

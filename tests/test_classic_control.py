@@ -16,14 +16,15 @@ import numpy as np
 import pytest
 
 import envpool_lite
+from gymnasium.envs.classic_control import PendulumEnv
 
-TASKS = ["CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1"]
+TASKS = ["CartPole-v0", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1"]
 
 
 def scripted(task, obs):
     """A per-env policy that ends episodes by termination (for the tasks that
     can terminate); continuous actions include out-of-range magnitudes."""
-    if task == "CartPole-v1":  # balance: push toward where the pole falls
+    if task.startswith("CartPole"):  # balance: push toward where the pole falls
         return (3.0 * obs[:, 2] + obs[:, 3] > 0).astype(np.int64)
     if task == "Acrobot-v1":  # pump energy with the second joint's velocity
         return np.where(obs[:, 5] > 0, 2, 0)
@@ -36,7 +37,7 @@ def scripted(task, obs):
 
 
 def random_actions(task, n, rng):
-    if task == "CartPole-v1":
+    if task.startswith("CartPole"):
         return rng.integers(0, 2, n)
     if task in ("Acrobot-v1", "MountainCar-v0"):
         return rng.integers(0, 3, n)
@@ -53,6 +54,7 @@ def random_actions(task, n, rng):
 
 # task: (steps, phase length, scripted phases?, can terminate)
 PLANS = {
+    "CartPole-v0": (1200, 400, True, True),
     "CartPole-v1": (2000, 600, True, True),
     "Acrobot-v1": (2000, 600, True, True),
     "MountainCar-v0": (2000, 500, True, True),
@@ -187,3 +189,49 @@ def test_invalid_options_are_rejected():
         envpool_lite.make("Pendulum-v1", num_envs=1, g=float("inf"))
     with pytest.raises(ValueError, match="goal_velocity"):
         envpool_lite.make("MountainCar-v0", num_envs=1, goal_velocity=float("nan"))
+
+
+class PendulumV0(PendulumEnv):
+    """gymnasium's Pendulum-v1 with the one change of EnvPool's Pendulum-v0
+    (gym 0.21's order): the angle moves by the speed before it is clipped."""
+
+    def step(self, u):
+        th, thdot = self.state
+        g, m, l, dt = self.g, self.m, self.l, self.dt
+        u = np.clip(u, -self.max_torque, self.max_torque)[0]
+        self.last_u = u
+        costs = ((th + np.pi) % (2 * np.pi) - np.pi) ** 2 + 0.1 * thdot**2 + 0.001 * (u**2)
+        newthdot = thdot + (3 * g / (2 * l) * np.sin(th) + 3.0 / (m * l**2) * u) * dt
+        newth = th + newthdot * dt  # v0: before the clip
+        newthdot = np.clip(newthdot, -self.max_speed, self.max_speed)
+        self.state = np.array([newth, newthdot])
+        return self._get_obs(), -costs, False, False, {}
+
+
+def test_pendulum_v0_matches_its_reference():
+    num_envs, seed = 3, 21
+    ours = envpool_lite.make("Pendulum-v0", num_envs=num_envs, seed=seed)
+    refs = [gymnasium.wrappers.TimeLimit(PendulumV0(), 200) for _ in range(num_envs)]
+    try:
+        obs, _ = ours.reset()
+        for i, ref in enumerate(refs):
+            np.testing.assert_array_equal(obs[i], ref.reset(seed=seed + i)[0])
+        rng = np.random.default_rng(0)
+        clipped_differs = False
+        for t in range(199):  # one whole episode: the speed hits its bound
+            actions = rng.uniform(-3.0, 3.0, (num_envs, 1)).astype(np.float32)
+            obs, rew, term, trunc, _ = ours.step(actions)
+            for i, ref in enumerate(refs):
+                o, r, te, tr, _ = ref.step(actions[i])
+                np.testing.assert_array_equal(obs[i], o, err_msg=f"step {t}")
+                assert rew[i] == np.float32(r) and term[i] == te and trunc[i] == tr
+            clipped_differs |= bool(np.any(np.abs(obs[:, 2]) == 8.0))
+        assert clipped_differs, "the speed never reached its bound, where v0 and v1 differ"
+        v1 = envpool_lite.make("Pendulum-v1", num_envs=num_envs, seed=seed)
+        v1.reset()
+        rng = np.random.default_rng(0)
+        v1_obs = [v1.step(rng.uniform(-3.0, 3.0, (num_envs, 1)).astype(np.float32))[0] for _ in range(199)][-1]
+        v1.close()
+        assert not np.array_equal(v1_obs, obs)
+    finally:
+        ours.close()

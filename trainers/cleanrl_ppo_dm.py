@@ -77,7 +77,7 @@ def train(args: Args) -> list[float]:
     LAST = int(dm_env.StepType.LAST)
 
     envs = envpool_lite.make(args.env_id, env_type="dm", num_envs=args.num_envs, seed=args.seed)
-    obs_shape = envs.observation_spec().shape
+    obs_shape = envs.observation_spec().obs.shape
     agent = Agent(int(np.prod(obs_shape)), int(envs.action_spec().num_values))
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
 

@@ -72,6 +72,7 @@ py::dict EnvSpecToPy(const EnvSpec& spec) {
   for (const ArraySpec& s : spec.info) info.append(ArraySpecToPy(s));
   out["info"] = info;
   out["max_episode_steps"] = spec.max_episode_steps;
+  out["render_shape"] = py::make_tuple(spec.render_height, spec.render_width);
   return out;
 }
 
@@ -265,6 +266,42 @@ class PyEnvPool {
                  const py::object& timeout) {
     Send(action, env_id);
     return Recv(timeout);
+  }
+
+  // (n, H, W, 3) uint8 pictures of the given envs (a new array: rendering
+  // is not on the stepping path).
+  py::array_t<uint8_t> Render(const py::object& env_id) {
+    CheckOpen();
+    const EnvSpec& spec = pool_->Spec();
+    if (spec.render_height <= 0 || spec.render_width <= 0) {
+      throw std::logic_error("this env does not draw its own picture");
+    }
+    std::vector<int32_t> ids = EnvIds(env_id);
+    py::array_t<uint8_t> out(std::vector<py::ssize_t>{
+        static_cast<py::ssize_t>(ids.size()), spec.render_height,
+        spec.render_width, 3});
+    uint8_t* data = out.mutable_data();
+    {
+      py::gil_scoped_release release;
+      pool_->Render(ids.data(), static_cast<int>(ids.size()), data);
+    }
+    return out;
+  }
+
+  // (n, k) float64: the state a Python renderer draws each env from.
+  py::array_t<double> RenderState(const py::object& env_id) {
+    CheckOpen();
+    std::vector<int32_t> ids = EnvIds(env_id);
+    std::vector<std::vector<double>> states;
+    for (int32_t id : ids) states.push_back(pool_->RenderState(id));
+    const std::size_t k = states.empty() ? 0 : states[0].size();
+    py::array_t<double> out(std::vector<py::ssize_t>{
+        static_cast<py::ssize_t>(ids.size()), static_cast<py::ssize_t>(k)});
+    double* data = out.mutable_data();
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      std::copy(states[i].begin(), states[i].end(), data + i * k);
+    }
+    return out;
   }
 
   void Close() {
@@ -467,6 +504,8 @@ PYBIND11_MODULE(_core, m) {
       .def("step", &PyEnvPool::Step, py::arg("action"),
            py::arg("env_id") = py::none(), py::arg("timeout") = py::none())
       .def("close", &PyEnvPool::Close)
+      .def("render", &PyEnvPool::Render, py::arg("env_id"))
+      .def("render_state", &PyEnvPool::RenderState, py::arg("env_id"))
       .def_property_readonly("field_names", &PyEnvPool::FieldNames)
       .def_property_readonly("spec", &PyEnvPool::Spec)
       .def_property_readonly("num_envs", &PyEnvPool::NumEnvs)

@@ -22,6 +22,11 @@ struct EnvSpec {
   ArraySpec action;             // the action of one env
   std::vector<ArraySpec> info;  // env-specific info fields, e.g. "lives"
   int64_t max_episode_steps = 0;  // 0: no time limit
+  // Rendering (make(render_mode="rgb_array")): the size of the picture an env
+  // draws itself with Env::Render(); 0 when it has none (classic control is
+  // drawn in Python by gymnasium's own renderer, from Env::RenderState()).
+  int64_t render_height = 0;
+  int64_t render_width = 0;
 };
 
 struct StepResult {
@@ -73,6 +78,15 @@ class Env {
   // async_reset()) and time-limit truncations always call Reset().
   virtual bool CanContinueGame() const { return false; }
   virtual void ContinueGame() {}
+
+  // Rendering, only on request (render()): the pool calls these from the
+  // caller's thread while the env awaits an action, never during a step, so
+  // they read the env's state as the last batch left it and cost nothing
+  // otherwise. Render() writes EnvSpec::render_height x render_width RGB
+  // pixels, row-major (H, W, 3). RenderState() is the physical state a
+  // Python renderer draws from (classic control: gymnasium's own state).
+  virtual void Render(uint8_t* rgb) { (void)rgb; }
+  virtual std::vector<double> RenderState() const { return {}; }
 };
 
 }  // namespace envpool_lite

@@ -200,6 +200,24 @@ class EnvPool {
     return batch;
   }
 
+  // Draw envs that await an action (render()): `rgb` has n pictures of
+  // spec.render_height x render_width x 3. Called on the send/recv thread,
+  // which owns the in-flight flags, so no worker touches these envs now.
+  void Render(const int32_t* env_ids, int n, uint8_t* rgb) {
+    CheckRenderable(env_ids, n);
+    const std::size_t frame = static_cast<std::size_t>(spec_.render_height) *
+                              spec_.render_width * 3;
+    for (int i = 0; i < n; ++i) {
+      envs_[env_ids[i]].env->Render(rgb + static_cast<std::size_t>(i) * frame);
+    }
+  }
+
+  // The physical state a Python renderer draws env_id from.
+  std::vector<double> RenderState(int32_t env_id) {
+    CheckRenderable(&env_id, 1);
+    return envs_[env_id].env->RenderState();
+  }
+
   void Close() {
     if (closed_) return;
     closed_ = true;
@@ -256,6 +274,24 @@ class EnvPool {
 
   void CheckOpen() const {
     if (closed_) throw std::logic_error("the env pool is closed");
+  }
+
+  void CheckRenderable(const int32_t* env_ids, int n) const {
+    CheckOpen();
+    for (int i = 0; i < n; ++i) {
+      const int32_t id = env_ids[i];
+      if (id < 0 || id >= num_envs_) {
+        throw std::out_of_range("env_id " + std::to_string(id) +
+                                " out of range [0, " +
+                                std::to_string(num_envs_) + ")");
+      }
+      if (in_flight_[id]) {
+        throw std::logic_error(
+            "cannot render env " + std::to_string(id) +
+            ": it is being stepped (sent and not yet received); render it "
+            "after recv() returns it");
+      }
+    }
   }
 
   // Every id in range, not repeated, and awaiting an action. Throws before

@@ -16,10 +16,12 @@
 namespace envpool_lite {
 
 void RegisterAllEnvs(Registry& registry) {
+  registry.Add<CartPoleEnv>("CartPole-v0", {{"max_episode_steps", int64_t{200}}});
   registry.Add<CartPoleEnv>("CartPole-v1");
   registry.Add<AcrobotEnv>("Acrobot-v1");
   registry.Add<MountainCarEnv>("MountainCar-v0");
   registry.Add<MountainCarContinuousEnv>("MountainCarContinuous-v0");
+  registry.Add<PendulumEnv>("Pendulum-v0", {{"version", int64_t{0}}});
   registry.Add<PendulumEnv>("Pendulum-v1");
   registry.Add<DummyEnv>("Dummy-v0");  // for testing the engine
 #ifdef ENVPOOL_LITE_ATARI

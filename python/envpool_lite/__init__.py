@@ -31,20 +31,21 @@ __all__ = [
 ]
 
 
-def make_gymnasium(task_id: str, autoreset_mode: Any = "NEXT_STEP", **kwargs: Any) -> GymnasiumEnvPool:
+def make_gymnasium(task_id: str, autoreset_mode: Any = "NEXT_STEP", render_mode: str | None = None, **kwargs: Any) -> GymnasiumEnvPool:
     """A pool with gymnasium's VectorEnv API. autoreset_mode: NEXT_STEP
-    (default, EnvPool's behaviour) or SAME_STEP."""
-    return GymnasiumEnvPool(make_spec(task_id, **kwargs), autoreset_mode)
+    (default, EnvPool's behaviour) or SAME_STEP; render_mode: None or
+    "rgb_array"."""
+    return GymnasiumEnvPool(make_spec(task_id, **kwargs), autoreset_mode, render_mode)
 
 
-def make_gym(task_id: str, gym_reset_return_info: bool = False, **kwargs: Any) -> GymEnvPool:
+def make_gym(task_id: str, gym_reset_return_info: bool = False, render_mode: str | None = None, **kwargs: Any) -> GymEnvPool:
     """A pool with the gym API that CleanRL-style EnvPool scripts expect."""
-    return GymEnvPool(make_spec(task_id, **kwargs), gym_reset_return_info)
+    return GymEnvPool(make_spec(task_id, **kwargs), gym_reset_return_info, render_mode)
 
 
-def make_dm(task_id: str, **kwargs: Any) -> DmEnvPool:
+def make_dm(task_id: str, render_mode: str | None = None, **kwargs: Any) -> DmEnvPool:
     """A pool with the dm_env API (batched TimeSteps)."""
-    return DmEnvPool(make_spec(task_id, **kwargs))
+    return DmEnvPool(make_spec(task_id, **kwargs), render_mode)
 
 
 _MAKERS = {"gymnasium": make_gymnasium, "gym": make_gym, "dm": make_dm, "dm_env": make_dm}

@@ -2,32 +2,33 @@
 
 from __future__ import annotations
 
-import collections
 from typing import Any
 
 import dm_env
 import numpy as np
 
 from envpool_lite.pool import EnvPoolBase
-from envpool_lite.spec import EnvSpec
+from envpool_lite.spec import EnvSpec, players_type, state_type
 
 _FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
 
 
-class DmEnvPool(EnvPoolBase):
+class DmEnvPool(EnvPoolBase, dm_env.Environment):
     """reset(), step() and recv() return one dm_env.TimeStep whose fields are
     arrays over the batch: step_type (FIRST/MID/LAST as int32), reward
     (float32, 0 at FIRST), discount (float32) and observation, a namedtuple of
-    obs and the info fields (env_id, elapsed_step, ...).
+    obs and the info fields (env_id, elapsed_step, the env's own, players),
+    with the structure of observation_spec().
 
     Discount is 0 when an episode terminates and 1 when it is truncated by the
     time limit (as dm_env.truncation defines it). EnvPool differs: its dm_env
     discount is 1 - done, 0 on truncation too.
     """
 
-    def __init__(self, spec: EnvSpec):
-        EnvPoolBase.__init__(self, spec)
-        self._observation_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *self._info_names])
+    def __init__(self, spec: EnvSpec, render_mode: str | None = None):
+        EnvPoolBase.__init__(self, spec, render_mode)
+        self._observation_type = state_type(("obs", "env_id", "elapsed_step", *self._info_names, "players"))
+        self._players_type = players_type()
         self.num_envs = spec.config["num_envs"]
 
     def observation_spec(self):
@@ -35,6 +36,12 @@ class DmEnvPool(EnvPoolBase):
 
     def action_spec(self):
         return self._spec.action_spec()
+
+    def reward_spec(self):
+        return self._spec.reward_spec()
+
+    def discount_spec(self):
+        return self._spec.discount_spec()
 
     def reset(self, env_id: Any = None) -> dm_env.TimeStep:
         return self._format(self._reset_raw(env_id, None))
@@ -44,5 +51,5 @@ class DmEnvPool(EnvPoolBase):
         step_type = np.full(len(elapsed), _MID, dtype=np.int32)
         step_type[raw[2] | raw[3]] = _LAST
         step_type[elapsed == 0] = _FIRST
-        observation = self._observation_type(raw[0], raw[5], elapsed, *raw[7 : 7 + self._num_info])
+        observation = self._observation_type(raw[0], raw[5], elapsed, *raw[7 : 7 + self._num_info], self._players_type(raw[5]))
         return dm_env.TimeStep(step_type=step_type, reward=raw[1], discount=raw[4], observation=observation)

@@ -26,13 +26,14 @@ def _to_gym_space(space: gymnasium.spaces.Space):
 class GymEnvPool(EnvPoolBase):
     """reset() returns obs (or (obs, info) with gym_reset_return_info=True);
     step() and recv() return (obs, reward, done, info) with
-    info["TimeLimit.truncated"] and info["terminated"].
+    info["TimeLimit.truncated"] and info["terminated"] (the env's own field
+    where it has one: Atari's game over; else the step's termination).
 
     observation_space and action_space are those of one env, as in EnvPool.
     """
 
-    def __init__(self, spec: EnvSpec, gym_reset_return_info: bool = False):
-        EnvPoolBase.__init__(self, spec)
+    def __init__(self, spec: EnvSpec, gym_reset_return_info: bool = False, render_mode: str | None = None):
+        EnvPoolBase.__init__(self, spec, render_mode)
         self._reset_return_info = bool(gym_reset_return_info)
         self.observation_space = _to_gym_space(spec.observation_space)
         self.action_space = _to_gym_space(spec.action_space)
@@ -47,7 +48,10 @@ class GymEnvPool(EnvPoolBase):
     def _format(self, raw):
         obs, reward, terminated, truncated = raw[0], raw[1], raw[2], raw[3]
         info = self._info(raw)
-        info["terminated"] = terminated
+        # An env's own "terminated" (Atari: the game is over, which with
+        # episodic_life is not every terminated episode) stays; others get
+        # the step's.
+        info.setdefault("terminated", terminated)
         # gym's TimeLimit: truncated only when the episode did not also end.
         info["TimeLimit.truncated"] = truncated & ~terminated
         return obs, reward, terminated | truncated, info

@@ -33,17 +33,16 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
     batch_size envs that finished first: info["env_id"] says which.
     """
 
-    def __init__(self, spec: EnvSpec, autoreset_mode: Any = AutoresetMode.NEXT_STEP):
+    def __init__(self, spec: EnvSpec, autoreset_mode: Any = AutoresetMode.NEXT_STEP, render_mode: str | None = None):
         mode = parse_autoreset_mode(autoreset_mode)
         self._same_step_autoreset = mode == AutoresetMode.SAME_STEP
-        EnvPoolBase.__init__(self, spec)
+        EnvPoolBase.__init__(self, spec, render_mode)
         self.num_envs = spec.config["num_envs"]
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.metadata = {"autoreset_mode": mode, "render_modes": []}
-        self.render_mode = None
+        self.metadata = {"autoreset_mode": mode, "render_modes": ["rgb_array"]}
         self.closed = False
         self._final_field = 7 + self._num_info
         self._last_obs: np.ndarray | None = None  # sync mode: for reset_mask
@@ -76,6 +75,15 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
     def step(self, actions: Any, env_id: Any = None):
         return self._format(self._pool.step(actions, env_id))
 
+    def render(self, env_ids: Any = None):
+        """gymnasium's VectorEnv convention: a tuple with every env's picture
+        ((H, W, 3) uint8), which gymnasium.wrappers.vector.RecordVideo
+        records. With env_ids, EnvPool's: one (n, H, W, 3) array of those
+        envs."""
+        if env_ids is None:
+            return tuple(self._render_frames(self._all_ids))
+        return self._render_frames(env_ids)
+
     def close(self, **kwargs: Any) -> None:
         EnvPoolBase.close(self)
         self.closed = True
@@ -89,13 +97,21 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
             full = np.zeros((self.num_envs, *obs.shape[1:]), obs.dtype)
         full[ids] = obs
         self._last_obs = full
+        return full, self._expand_info(info, ids, mask)
+
+    def _expand_info(self, info: dict, ids: np.ndarray, mask: np.ndarray) -> dict:
+        """Rows for every env, and gymnasium's "_<key>" masks (nested dicts,
+        like players, get their own)."""
         expanded = {}
         for key, value in info.items():
-            array = np.zeros((self.num_envs, *value.shape[1:]), value.dtype)
-            array[ids] = value
-            expanded[key] = array
+            if isinstance(value, dict):
+                expanded[key] = self._expand_info(value, ids, mask)
+            else:
+                array = np.zeros((self.num_envs, *value.shape[1:]), value.dtype)
+                array[ids] = value
+                expanded[key] = array
             expanded[f"_{key}"] = mask.copy()
-        return full, expanded
+        return expanded
 
     def _format(self, raw):
         obs, reward, terminated, truncated = raw[0], raw[1], raw[2], raw[3]

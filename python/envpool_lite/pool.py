@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from envpool_lite import _core
 from envpool_lite.spec import EnvSpec, seeds_for
+
+RENDER_MODES = ("rgb_array",)
 
 
 class EnvPoolBase:
@@ -21,8 +24,20 @@ class EnvPoolBase:
 
     _same_step_autoreset = False
 
-    def __init__(self, spec: EnvSpec):
+    def __init__(self, spec: EnvSpec, render_mode: str | None = None):
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be None or 'rgb_array', got {render_mode!r}"
+                + (" (for a window, wrap the pool in gymnasium.wrappers.vector.HumanRendering)" if render_mode == "human" else "")
+            )
+        if render_mode is not None and spec.render_shape == (0, 0):
+            from envpool_lite.classic_render import can_render
+
+            if not can_render(spec.task_id):
+                raise ValueError(f"{spec.task_id} cannot be rendered")
         self._spec = spec
+        self.render_mode = render_mode
+        self._renderer = None  # classic control: gymnasium's renderer, made on first use
         config = spec.config
         num_envs = config["num_envs"]
         self._pool = _core.EnvPool(
@@ -62,10 +77,50 @@ class EnvPoolBase:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @property
+    def all_env_ids(self) -> np.ndarray:
+        """Every env id, int32 (EnvPool's name)."""
+        return self._all_ids
+
+    def seed(self, seed: Any = None) -> None:
+        """Does nothing, as in EnvPool: seeds are set by make(seed=...) and,
+        on the gymnasium face, by reset(seed=...)."""
+        warnings.warn(
+            "seed() does nothing: pass seed to envpool_lite.make(..., seed=...) (env i gets seed + i), or reset(seed=...) on the gymnasium face",
+            UserWarning,
+            stacklevel=2,
+        )
+
     def close(self) -> None:
         pool = getattr(self, "_pool", None)
         if pool is not None:
             pool.close()
+        renderer = getattr(self, "_renderer", None)
+        if renderer is not None:
+            self._renderer = None
+            renderer.close()
+
+    def render(self, env_ids: Any = None) -> np.ndarray:
+        """Pictures of the given envs as one (n, H, W, 3) uint8 array, as
+        EnvPool's render(): env 0 when env_ids is None. Needs
+        make(..., render_mode="rgb_array"); an env can be drawn while it
+        awaits an action (in async mode: after recv() returned it)."""
+        return self._render_frames(0 if env_ids is None else env_ids)
+
+    def _render_frames(self, env_ids: Any) -> np.ndarray:
+        if self.render_mode is None:
+            raise RuntimeError(f"render() needs render_mode='rgb_array': envpool_lite.make({self._spec.task_id!r}, ..., render_mode='rgb_array')")
+        ids = np.asarray(env_ids)
+        if ids.ndim == 0:
+            ids = ids.reshape(1)
+        if self._spec.render_shape != (0, 0):
+            return self._pool.render(ids)
+        states = self._pool.render_state(ids)  # validates ids before drawing
+        if self._renderer is None:
+            from envpool_lite.classic_render import ClassicRenderer
+
+            self._renderer = ClassicRenderer(self._spec.task_id)
+        return self._renderer.draw(states)
 
     def __del__(self):
         try:
@@ -112,10 +167,11 @@ class EnvPoolBase:
         self._pool.send_reset(ids, seeds)
         return self._pool.recv(None)
 
-    def _info(self, raw) -> dict[str, np.ndarray]:
+    def _info(self, raw) -> dict[str, Any]:
         info = {"env_id": raw[5], "elapsed_step": raw[6]}
         for i, name in enumerate(self._info_names):
             info[name] = raw[7 + i]
+        info["players"] = {"env_id": raw[5]}  # EnvPool's per-player ids: one player per env
         return info
 
     def _format(self, raw):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import collections
+import collections.abc
 import difflib
+import functools
 import operator
 import warnings
 from types import MappingProxyType
@@ -119,6 +122,103 @@ def _bound(values: list, shape: tuple, dtype: np.dtype, upper: bool) -> np.ndarr
     return array.astype(dtype)
 
 
+class Config(collections.abc.Mapping):
+    """A task's resolved options: a read-only mapping that also reads as
+    attributes (``config["num_envs"]`` and ``config.num_envs``), like the
+    namedtuple EnvPool's ``spec.config`` is (``_asdict()`` included)."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, Any]):
+        object.__setattr__(self, "_values", dict(values))
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "_values":
+            raise AttributeError(name)
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"config has no option {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("config is read-only: options are fixed at make()")
+
+    def __dir__(self):
+        return [*self._values, "_asdict"]
+
+    def _asdict(self) -> dict[str, Any]:
+        return dict(self._values)
+
+    def __reduce__(self):
+        return (Config, (self._values,))
+
+    def __repr__(self) -> str:
+        return "Config(" + ", ".join(f"{k}={v!r}" for k, v in self._values.items()) + ")"
+
+
+class ArraySpec:
+    """One array of a task as EnvPool's ``action_array_spec`` and
+    ``state_array_spec`` describe it: dtype, per-env shape (-1 for a
+    per-player dimension), minimum, maximum and whether it is discrete."""
+
+    __slots__ = ("dtype", "shape", "minimum", "maximum", "is_discrete")
+
+    def __init__(self, dtype: Any, shape: Sequence[int], minimum: Any, maximum: Any, is_discrete: bool = False):
+        self.dtype = np.dtype(dtype).type
+        self.shape = list(shape)
+        self.minimum = minimum
+        self.maximum = maximum
+        self.is_discrete = is_discrete
+
+    def __eq__(self, other: Any) -> bool:
+        if not isinstance(other, ArraySpec):
+            return NotImplemented
+        return all(np.array_equal(getattr(self, k), getattr(other, k)) for k in self.__slots__)
+
+    def __repr__(self) -> str:
+        return f"ArraySpec(dtype={np.dtype(self.dtype).name}, shape={self.shape}, minimum={self.minimum!r}, maximum={self.maximum!r}, is_discrete={self.is_discrete})"
+
+
+def _array_spec(spec: dict) -> ArraySpec:
+    dtype = np.dtype(spec["dtype"])
+    info = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else None
+
+    def bound(values: list, default: float) -> Any:
+        if not values:
+            return default
+        return dtype.type(values[0]) if len(values) == 1 else np.asarray(values, dtype)
+
+    low = bound(spec["low"], info.min if info else (False if dtype == np.bool_ else -np.inf))
+    high = bound(spec["high"], info.max if info else (True if dtype == np.bool_ else np.inf))
+    return ArraySpec(dtype, spec["shape"], low, high, spec["num_values"] > 0)
+
+
+def _scalar_spec(dtype: Any, low: Any = None, high: Any = None, shape: Sequence[int] = ()) -> ArraySpec:
+    dtype = np.dtype(dtype)
+    info = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else None
+    low = low if low is not None else (info.min if info else (False if dtype == np.bool_ else -np.inf))
+    high = high if high is not None else (info.max if info else (True if dtype == np.bool_ else np.inf))
+    return ArraySpec(dtype, shape, low, high)
+
+
+def _dm_spec(name: str, spec: ArraySpec):
+    import dm_env.specs
+
+    if spec.is_discrete:
+        return dm_env.specs.DiscreteArray(int(spec.maximum) + 1, dtype=spec.dtype, name=name)
+    shape = tuple(s for s in spec.shape if s != -1)
+    return dm_env.specs.BoundedArray(shape, spec.dtype, spec.minimum, spec.maximum, name=name)
+
+
 def _space(spec: dict) -> gymnasium.spaces.Space:
     """The gymnasium space of one env's array."""
     if spec["num_values"] > 0:
@@ -131,17 +231,55 @@ def _space(spec: dict) -> gymnasium.spaces.Space:
 
 
 class EnvSpec:
-    """A task with its options resolved: the config, the spaces and dm_env specs."""
+    """A task with its options resolved: the config, the spaces and dm_env
+    specs, and EnvPool's spec surface (``action_array_spec``,
+    ``state_array_spec``, ``reward_threshold``)."""
 
     def __init__(self, task_id: str, config: Mapping[str, Any], internal: Mapping[str, Any] | None = None):
         self.task_id = task_id
-        self.config = MappingProxyType(dict(config))
+        self.id = task_id  # gymnasium's EnvSpec.id (SB3 and RecordVideo read it)
+        self.config = Config(config)
         self._internal = dict(internal or {})  # INTERNAL_OPTIONS, filled by make_spec
         self._arrays = _core.task_spec(task_id, self.env_options)
         self.observation_space = _space(self._arrays["obs"])
         self.action_space = _space(self._arrays["action"])
         self.info_specs = tuple(self._arrays["info"])
         self.max_episode_steps = self._arrays["max_episode_steps"]
+        self.render_shape = tuple(self._arrays["render_shape"])  # (0, 0): drawn in Python
+
+    @property
+    def reward_threshold(self) -> float | None:
+        """The return at which the task counts as solved: gymnasium's, for the
+        tasks gymnasium registers under the same id, else None."""
+        registered = gymnasium.envs.registry.get(self.task_id)
+        return None if registered is None else registered.reward_threshold
+
+    @property
+    def action_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's action arrays: env_id, players.env_id and action."""
+        return {
+            "env_id": _scalar_spec(np.int32),
+            "players.env_id": _scalar_spec(np.int32, shape=(-1,)),
+            "action": _array_spec(self._arrays["action"]),
+        }
+
+    @property
+    def state_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's state arrays: obs, every info field as "info:<name>",
+        and the step fields (elapsed_step, done, reward, discount, step_type,
+        trunc)."""
+        states = {"obs": _array_spec(self._arrays["obs"])}
+        states["info:env_id"] = _scalar_spec(np.int32)
+        states["info:players.env_id"] = _scalar_spec(np.int32, shape=(-1,))
+        for info in self.info_specs:
+            states[f"info:{info['name']}"] = _array_spec(info)
+        states["elapsed_step"] = _scalar_spec(np.int32)
+        states["done"] = _scalar_spec(np.bool_)
+        states["reward"] = _scalar_spec(np.float32)
+        states["discount"] = _scalar_spec(np.float32, 0.0, 1.0)
+        states["step_type"] = _scalar_spec(np.int32, 0, 2)
+        states["trunc"] = _scalar_spec(np.bool_)
+        return states
 
     @property
     def env_options(self) -> dict[str, Any]:
@@ -149,10 +287,29 @@ class EnvSpec:
         return {**{k: v for k, v in self.config.items() if k not in POOL_DEFAULTS}, **self._internal}
 
     def observation_spec(self):
+        """dm_env specs with the structure of ``TimeStep.observation``: a
+        namedtuple of obs, env_id, elapsed_step, the env's info fields and
+        players (a namedtuple of env_id)."""
         import dm_env.specs
 
         space = self.observation_space
-        return dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name="obs")
+        specs = {"obs": dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name="obs")}
+        specs["env_id"] = dm_env.specs.Array((), np.int32, name="env_id")
+        specs["elapsed_step"] = dm_env.specs.Array((), np.int32, name="elapsed_step")
+        for info in self.info_specs:
+            specs[info["name"]] = _dm_spec(info["name"], _array_spec(info))
+        specs["players"] = players_type()(env_id=dm_env.specs.Array((), np.int32, name="env_id"))
+        return state_type(tuple(specs))(**specs)
+
+    def reward_spec(self):
+        import dm_env.specs
+
+        return dm_env.specs.Array((), np.float32, name="reward")
+
+    def discount_spec(self):
+        import dm_env.specs
+
+        return dm_env.specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
 
     def action_spec(self):
         import dm_env.specs
@@ -164,6 +321,18 @@ class EnvSpec:
 
     def __repr__(self) -> str:
         return f"EnvSpec({self.task_id!r}, {dict(self.config)})"
+
+
+@functools.lru_cache(maxsize=None)
+def state_type(fields: tuple[str, ...]):
+    """The namedtuple of a dm_env observation (EnvPool's "State")."""
+    return collections.namedtuple("State", fields)
+
+
+@functools.lru_cache(maxsize=None)
+def players_type():
+    """The namedtuple of the per-player fields (EnvPool's "players")."""
+    return collections.namedtuple("Players", ["env_id"])
 
 
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:

@@ -114,6 +114,8 @@ inline std::unique_ptr<ale::ALEInterface> NewAle() {
 // file from ALE's table of games (no emulator: loading a ROM into ALE takes
 // a good fraction of a second).
 struct RomInfo {
+  int64_t screen_height = 0;  // 210, or 250 for PAL games (ALE detects it)
+  int64_t screen_width = 0;
   int64_t minimal_actions = 0;
   int64_t legal_actions = 0;
   std::vector<int64_t> modes;
@@ -157,6 +159,14 @@ inline const RomInfo& GetRomInfo(const std::string& game,
   for (auto m : settings->getAvailableModes()) info.modes.push_back(m);
   for (auto d : settings->getAvailableDifficulties()) {
     info.difficulties.push_back(d);
+  }
+  // The screen size is only known once the emulator has run the ROM (ALE
+  // detects PAL games, 250 rows, by emulating a few frames): once per ROM.
+  {
+    auto ale = NewAle();
+    ale->loadROM(rom_path);
+    info.screen_height = static_cast<int64_t>(ale->getScreen().height());
+    info.screen_width = static_cast<int64_t>(ale->getScreen().width());
   }
   return cache.emplace(rom_path, std::move(info)).first->second;
 }
@@ -236,6 +246,9 @@ inline std::string JoinInts(const std::vector<int64_t>& values) {
 
 class AtariEnv : public Env {
  public:
+  // The 2600's RAM.
+  static constexpr int64_t kRamSize = 128;
+
   static Config DefaultConfig() {
     return {{"max_episode_steps", int64_t{27000}},
             {"stack_num", int64_t{4}},
@@ -313,9 +326,15 @@ class AtariEnv : public Env {
     spec.action = MakeDiscrete("action", config.GetBool("full_action_space")
                                              ? rom.legal_actions
                                              : rom.minimal_actions);
+    // EnvPool's info: terminated (the game is over) is an int32 0/1 there,
+    // and ram the console's 128 bytes (a copy per step, 0.1 us).
     spec.info = {MakeScalar<int32_t>("lives"), MakeScalar<float>("reward"),
-                 MakeScalar<bool>("terminated")};
+                 MakeBox<int32_t>("terminated", {}, {0.0}, {1.0}),
+                 MakeBox<uint8_t>("ram", {kRamSize}, {0.0}, {255.0})};
     spec.max_episode_steps = config.GetInt("max_episode_steps");
+    // render(): the full-resolution screen in colour, as ale-py's render().
+    spec.render_height = rom.screen_height;
+    spec.render_width = rom.screen_width;
     return spec;
   }
 
@@ -438,7 +457,14 @@ class AtariEnv : public Env {
     }
     *row.Info<int32_t>(0) = lives_;
     *row.Info<float>(1) = last_reward_;
-    *row.Info<bool>(2) = game_over_;
+    *row.Info<int32_t>(2) = game_over_ ? 1 : 0;
+    std::memcpy(row.Info<uint8_t>(3), ale_->getRAM().array(), kRamSize);
+  }
+
+  // ALE's own RGB conversion of the current screen (what ale-py renders).
+  void Render(uint8_t* rgb) override {
+    ale_->getScreenRGB(render_buffer_);
+    std::memcpy(rgb, render_buffer_.data(), render_buffer_.size());
   }
 
  private:
@@ -555,6 +581,8 @@ class AtariEnv : public Env {
   std::size_t frame_bytes_ = 0;       // one stacked frame, CHW
   std::vector<uint8_t> stack_;        // stack_num frames, a ring
   int head_ = 0;                      // the newest frame's slot
+
+  std::vector<unsigned char> render_buffer_;  // render() only
 
   int lives_ = 0;
   float last_reward_ = 0.0f;  // before clipping, for info["reward"]

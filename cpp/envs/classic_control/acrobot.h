@@ -80,6 +80,13 @@ class AcrobotEnv : public Env {
     return result;
   }
 
+  // gymnasium's self.state, and whether it is float32 (right after reset)
+  // or float64, as its render() sees it.
+  std::vector<double> RenderState() const override {
+    return {state_[0], state_[1], state_[2], state_[3],
+            state_is_f32_ ? 1.0 : 0.0};
+  }
+
   void WriteObs(const Row& row) override {
     float* obs = row.Obs<float>();
     if (state_is_f32_) {

@@ -91,6 +91,11 @@ class CartPoleEnv : public Env {
     return result;
   }
 
+  // gymnasium's self.state (float64), which its render() draws.
+  std::vector<double> RenderState() const override {
+    return {state_, state_ + 4};
+  }
+
   void WriteObs(const Row& row) override {
     float* obs = row.Obs<float>();
     for (int i = 0; i < 4; ++i) obs[i] = static_cast<float>(state_[i]);

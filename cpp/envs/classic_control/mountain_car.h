@@ -62,6 +62,11 @@ class MountainCarEnv : public Env {
     return result;
   }
 
+  // gymnasium's self.state (float64), which its render() draws.
+  std::vector<double> RenderState() const override {
+    return {position_, velocity_};
+  }
+
   void WriteObs(const Row& row) override {
     float* obs = row.Obs<float>();
     obs[0] = static_cast<float>(position_);

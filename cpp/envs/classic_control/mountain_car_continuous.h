@@ -150,6 +150,13 @@ class MountainCarContinuousEnv : public Env {
     return result;
   }
 
+  // gymnasium's self.state, and whether it is float32 (after a step) or
+  // float64 (after reset), as its render() sees it.
+  std::vector<double> RenderState() const override {
+    return {position_.value, velocity_.value,
+            position_.kind == mountain_car_continuous::PyNum::kF32 ? 1.0 : 0.0};
+  }
+
   void WriteObs(const Row& row) override {
     float* obs = row.Obs<float>();
     obs[0] = static_cast<float>(position_.value);

@@ -17,8 +17,12 @@ namespace envpool_lite {
 
 class PendulumEnv : public Env {
  public:
+  // version 1 is gymnasium's Pendulum-v1; version 0 (EnvPool's Pendulum-v0,
+  // after gym 0.21's) moves the angle by the speed before clipping it.
   static Config DefaultConfig() {
-    return {{"max_episode_steps", int64_t{200}}, {"g", 10.0}};
+    return {{"max_episode_steps", int64_t{200}},
+            {"g", 10.0},
+            {"version", int64_t{1}}};
   }
 
   static EnvSpec MakeSpec(const Config& config) {
@@ -26,6 +30,11 @@ class PendulumEnv : public Env {
     if (!std::isfinite(g)) {
       throw std::invalid_argument("Pendulum: g must be finite, got " +
                                   std::to_string(g));
+    }
+    const int64_t version = config.GetInt("version");
+    if (version != 0 && version != 1) {
+      throw std::invalid_argument("Pendulum: version must be 0 or 1, got " +
+                                  std::to_string(version));
     }
     EnvSpec spec;
     spec.obs = MakeBox<float>("obs", {3}, {-1.0, -1.0, -kMaxSpeed},
@@ -36,7 +45,9 @@ class PendulumEnv : public Env {
   }
 
   PendulumEnv(const Config& config, uint64_t seed)
-      : g_(config.GetFloat("g")), rng_(seed) {}
+      : g_(config.GetFloat("g")),
+        version_(config.GetInt("version")),
+        rng_(seed) {}
 
   void Seed(uint64_t seed) override { rng_.Seed(seed); }
 
@@ -44,6 +55,7 @@ class PendulumEnv : public Env {
     // high = np.array([np.pi, 1.0]); self.np_random.uniform(-high, high)
     th_ = rng_.Uniform(-kPi, kPi);
     thdot_ = rng_.Uniform(-1.0, 1.0);
+    last_u_ = std::nan("");  // self.last_u = None
   }
 
   StepResult Step(const void* action) override {
@@ -68,15 +80,23 @@ class PendulumEnv : public Env {
     double newthdot =
         thdot +
         (3 * g / (2 * l) * std::sin(th) + static_cast<double>(u_acc)) * dt;
+    const double unclipped = newthdot;
     newthdot = newthdot < -kMaxSpeed ? -kMaxSpeed : newthdot;
     newthdot = newthdot > kMaxSpeed ? kMaxSpeed : newthdot;
-    const double newth = th + newthdot * dt;
+    const double newth = th + (version_ == 0 ? unclipped : newthdot) * dt;
     th_ = newth;
     thdot_ = newthdot;
+    last_u_ = u;
 
     StepResult result;
     result.reward = static_cast<float>(-costs);
     return result;
+  }
+
+  // gymnasium's self.state and self.last_u (NaN for None), which its
+  // render() draws.
+  std::vector<double> RenderState() const override {
+    return {th_, thdot_, last_u_};
   }
 
   void WriteObs(const Row& row) override {
@@ -100,9 +120,11 @@ class PendulumEnv : public Env {
   }
 
   double g_;
+  int64_t version_;
   NumpyRandom rng_;
   double th_ = 0.0;
   double thdot_ = 0.0;
+  double last_u_ = 0.0;
 };
 
 }  // namespace envpool_lite
