@@ -366,7 +366,7 @@ class Sampler(threading.Thread):
         info["terminated"] the game over (an episode may end on a lost life)."""
         score = info.get("reward", reward)
         if "terminated" in info:
-            game_over = info["terminated"]
+            game_over = info["terminated"].astype(bool)  # Atari's is int32 0/1, as EnvPool's
         elif "lives" in info:
             game_over = info["lives"] == 0
         else:
