@@ -24,8 +24,9 @@ def parse_autoreset_mode(mode: Any) -> AutoresetMode:
     return mode
 
 
-class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
-    """A pool with gymnasium's vector API.
+class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
+    """A pool with gymnasium's vector API (a gymnasium.vector.VectorEnv, and
+    a gymnasium.Env as EnvPool's pool is).
 
     step() returns (obs, reward, terminated, truncated, info) with reward as
     float32 and info a dict of arrays (env_id, elapsed_step and the env's own
@@ -73,7 +74,12 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv):
         return obs, info
 
     def step(self, actions: Any, env_id: Any = None):
-        return self._format(self._pool.step(actions, env_id))
+        return EnvPoolBase.step(self, actions, env_id)
+
+    @property
+    def is_vector_env(self) -> bool:
+        """For wrappers of gymnasium < 1.0 that ask (EnvPool has it)."""
+        return True
 
     def render(self, env_ids: Any = None):
         """gymnasium's VectorEnv convention: a tuple with every env's picture

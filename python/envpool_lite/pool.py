@@ -13,6 +13,18 @@ from envpool_lite.spec import EnvSpec, seeds_for
 RENDER_MODES = ("rgb_array",)
 
 
+def _action_and_ids(action: Any, env_id: Any):
+    """EnvPool's dict actions: the env ids travel with the action."""
+    if isinstance(action, dict):
+        if env_id is None:
+            env_id = action.get("env_id")
+        try:
+            action = action["action"]
+        except KeyError:
+            raise ValueError(f"a dict action needs the key 'action' (and optionally 'env_id'), got keys {sorted(action)}") from None
+    return action, env_id
+
+
 class EnvPoolBase:
     """Owns the C++ pool. Subclasses turn raw batches into their API's shape.
 
@@ -130,8 +142,9 @@ class EnvPoolBase:
 
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queue one action per env id (default: every env in sync mode, the
-        envs of the last batch received in async mode)."""
-        self._pool.send(action, env_id)
+        envs of the last batch received in async mode). EnvPool's dict form,
+        {"action": a, "env_id": ids, "players.env_id": ids}, works too."""
+        self._pool.send(*_action_and_ids(action, env_id))
 
     def async_reset(self) -> None:
         """Queue a reset of every env; collect the results with recv()."""
@@ -143,7 +156,7 @@ class EnvPoolBase:
         return self._format(self._pool.recv(timeout))
 
     def step(self, action: Any, env_id: Any = None):
-        return self._format(self._pool.step(action, env_id))
+        return self._format(self._pool.step(*_action_and_ids(action, env_id)))
 
     def reset(self, env_id: Any = None):
         return self._format(self._reset_raw(env_id, None))

@@ -38,6 +38,18 @@ def list_all_envs() -> list[str]:
     return sorted(_core.list_tasks())
 
 
+def atari_games() -> list[str]:
+    """The Atari games (ALE's ROM names: "pong", "space_invaders", ...), one
+    task each (Pong-v5, SpaceInvaders-v5, ...)."""
+    return sorted(d["game"] for d in map(_core.task_defaults, _core.list_tasks()) if "game" in d)
+
+
+def vizdoom_scenarios() -> list[str]:
+    """The standard ViZDoom scenarios ("basic", "deadly_corridor", ...), one
+    task each (Basic-v1, DeadlyCorridor-v1, ...)."""
+    return sorted({d["scenario"] for d in map(_core.task_defaults, _core.list_tasks()) if d.get("scenario")})
+
+
 def _check_task(task_id: str) -> None:
     tasks = _core.list_tasks()
     if task_id not in tasks:
@@ -292,8 +304,7 @@ class EnvSpec:
         players (a namedtuple of env_id)."""
         import dm_env.specs
 
-        space = self.observation_space
-        specs = {"obs": dm_env.specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name="obs")}
+        specs = {"obs": _dm_spec("obs", _array_spec(self._arrays["obs"]))}
         specs["env_id"] = dm_env.specs.Array((), np.int32, name="env_id")
         specs["elapsed_step"] = dm_env.specs.Array((), np.int32, name="elapsed_step")
         for info in self.info_specs:

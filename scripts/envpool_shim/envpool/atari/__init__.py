@@ -1,0 +1,1 @@
+from envpool_lite import EnvSpec as AtariEnvSpec  # noqa: F401

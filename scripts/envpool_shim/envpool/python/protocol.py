@@ -1,0 +1,1 @@
+from envpool import DMEnvPool, EnvPool, EnvSpec, GymnasiumEnvPool  # noqa: F401

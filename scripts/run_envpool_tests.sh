@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs EnvPool's own test files for the families envpool_lite has, through
+# scripts/envpool_shim (a module named `envpool` that re-exports our names),
+# and prints passed/failed per file. EnvPool's tests are not part of this
+# repository: pass the path of an EnvPool source checkout.
+#   bash scripts/run_envpool_tests.sh /path/to/envpool [pytest args]
+# Needs absl-py (EnvPool's tests use absltest); atari_envpool_test.py also
+# imports jax and opencv. See README.md, "Differences from EnvPool", for the
+# tests that check a deliberate difference.
+set -uo pipefail
+src=${1:?usage: run_envpool_tests.sh ENVPOOL_CHECKOUT [pytest args]}
+shift
+here=$(cd "$(dirname "$0")/.." && pwd)
+py=${PYTHON:-$here/.venv/bin/python}
+files=(
+  envpool/classic_control/classic_control_test.py
+  envpool/classic_control/classic_control_render_test.py
+  envpool/atari/api_test.py
+  envpool/atari/atari_envpool_test.py
+  envpool/atari/atari_render_test.py
+  envpool/vizdoom/vizdoom_test.py
+  envpool/vizdoom/vizdoom_render_test.py
+  envpool/make_test.py
+)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for f in "${files[@]}"; do
+  [ -f "$src/$f" ] || { echo "$f: not in $src"; continue; }
+  name=$(echo "$f" | tr / _)
+  cp "$src/$f" "$work/$name"
+  out=$(cd "$work" && PYTHONPATH="$here/scripts/envpool_shim" timeout 1800 "$py" -m pytest -q -p no:cacheprovider "$name" "$@" 2>&1)
+  echo "$out" > "$work/$name.log"
+  summary=$(echo "$out" | tail -n 1)
+  echo "$f: $summary"
+  if [ -n "${VERBOSE:-}" ]; then echo "$out" | grep -E "^(FAILED|ERROR)" | sed 's/^/    /'; fi
+done
