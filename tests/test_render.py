@@ -4,6 +4,7 @@ test_vizdoom.py), EnvPool's batched form and gymnasium's vector form, the
 errors, and gymnasium's RecordVideo on a pool."""
 
 import warnings
+from collections.abc import Sequence
 
 import gymnasium
 import numpy as np
@@ -36,7 +37,7 @@ def test_classic_pictures_equal_gymnasium_render(task):
         space = ours.single_action_space
         for t in range(2 * limit + 3):
             frames, expected = ours.render(), ref.render()
-            assert isinstance(frames, tuple) and len(frames) == n
+            assert isinstance(frames, Sequence) and len(frames) == n and frames.shape[0] == n
             for i in range(n):
                 assert frames[i].dtype == np.uint8 and frames[i].shape == expected[i].shape
                 np.testing.assert_array_equal(frames[i], expected[i], err_msg=f"{task} env {i} step {t}")
@@ -62,7 +63,7 @@ def test_envpool_batched_form_and_repeatability():
         np.testing.assert_array_equal(both, env.render(env_ids=[2, 0]))  # no side effects
         if env_type == "gymnasium":  # gymnasium's VectorEnv.render(): every env
             frames = env.render()
-            assert isinstance(frames, tuple) and len(frames) == 3
+            assert isinstance(frames, Sequence) and frames.shape == (3, 210, 160, 3)
             np.testing.assert_array_equal(frames[0], both[1])
         else:  # EnvPool's render(): env 0
             np.testing.assert_array_equal(env.render(), both[1:])

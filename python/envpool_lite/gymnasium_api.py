@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 from typing import Any
 
 import gymnasium
@@ -11,6 +12,16 @@ from gymnasium.vector.utils import batch_space
 
 from envpool_lite.pool import EnvPoolBase
 from envpool_lite.spec import EnvSpec
+
+
+class Frames(np.ndarray):
+    """Every env's picture: one (num_envs, H, W, 3) uint8 array, as EnvPool's
+    render() returns, that is also the Sequence of num_envs frames gymnasium's
+    VectorEnv.render() returns (gymnasium.wrappers.vector.RecordVideo checks
+    for one)."""
+
+
+collections.abc.Sequence.register(Frames)
 
 
 def parse_autoreset_mode(mode: Any) -> AutoresetMode:
@@ -82,12 +93,11 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         return True
 
     def render(self, env_ids: Any = None):
-        """gymnasium's VectorEnv convention: a tuple with every env's picture
-        ((H, W, 3) uint8), which gymnasium.wrappers.vector.RecordVideo
-        records. With env_ids, EnvPool's: one (n, H, W, 3) array of those
-        envs."""
+        """The pictures of the given envs as one (n, H, W, 3) uint8 array;
+        with no env_ids, every env's (gymnasium's VectorEnv convention: a
+        Sequence of num_envs frames, see Frames)."""
         if env_ids is None:
-            return tuple(self._render_frames(self._all_ids))
+            return self._render_frames(self._all_ids).view(Frames)
         return self._render_frames(env_ids)
 
     def close(self, **kwargs: Any) -> None:
