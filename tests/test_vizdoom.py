@@ -1,6 +1,8 @@
-"""ViZDoom: alignment with vizdoom's own Python API, engine processes and
-their clean-up (close, garbage collection, interpreter exit, a killed parent,
-a killed or hung engine), determinism and seeding, every task, options.
+"""ViZDoom: alignment with vizdoom's own Python API (screens, rewards and
+rendered pictures), engine processes and their clean-up (close, garbage
+collection, interpreter exit, a killed parent, a killed or hung engine),
+determinism and seeding, every task, options (the cfg's screen format,
+EnvPool's reward, combined-action options).
 
 Engine processes are found as this process's descendants whose executable is
 the vizdoom wheel's engine; /dev/shm is checked for ViZDoom's names
@@ -29,11 +31,15 @@ import envpool_lite
 
 TASKS = [
     "Basic-v1",
+    "BasicAudio-v1",
+    "BasicNotifications-v1",
+    "Cig-v1",
     "DeadlyCorridor-v1",
     "DefendTheCenter-v1",
     "DefendTheLine-v1",
     "HealthGathering-v1",
     "HealthGatheringSupreme-v1",
+    "MultiDuel-v1",
     "MyWayHome-v1",
     "PredictPosition-v1",
     "TakeCover-v1",
@@ -42,6 +48,7 @@ TASKS = [
     "SimplerBasic-v1",
     "VizdoomCustom-v1",
 ]
+GRAY_TASKS = {"RocketBasic-v1", "SimplerBasic-v1"}  # their cfgs say screen_format = GRAY8
 
 pytestmark = [
     pytest.mark.skipif("Basic-v1" not in envpool_lite.list_all_envs(), reason="built without ViZDoom (Boost missing)"),
@@ -108,24 +115,34 @@ def zeros(env):
 
 
 # --- alignment with vizdoom's DoomGame ---------------------------------------
+def reference_game(cfg, seed, screen_format="CRCGCB", episode_timeout=None):
+    """vizdoom's own DoomGame on a standard scenario, headless (the caller
+    closes it; run it in a scratch working directory: it writes _vizdoom
+    files there)."""
+    import vizdoom as vzd
+
+    game = vzd.DoomGame()
+    game.load_config(scenario(cfg))
+    game.set_window_visible(False)
+    game.set_sound_enabled(False)
+    game.set_mode(vzd.Mode.PLAYER)
+    game.set_screen_format(getattr(vzd.ScreenFormat, screen_format))
+    if episode_timeout is not None:
+        game.set_episode_timeout(episode_timeout)
+    game.set_seed(seed)
+    game.init()
+    return game
+
+
 @pytest.mark.parametrize("gray_scale,frame_skip", [(False, 1), (True, 1), (False, 4)])
 def test_alignment_with_vizdoom_python_api(make, tmp_path, monkeypatch, gray_scale, frame_skip):
     """Same cfg, seed and actions as vizdoom.DoomGame at the screen's own
     resolution, one frame: equal screens and rewards at every step, across
     episode ends (the reference starts a new episode where the pool
     auto-resets)."""
-    import vizdoom as vzd
-
     monkeypatch.chdir(tmp_path)  # the reference writes its _vizdoom files here
     seed = 123
-    game = vzd.DoomGame()
-    game.load_config(scenario("basic.cfg"))
-    game.set_window_visible(False)
-    game.set_sound_enabled(False)
-    game.set_mode(vzd.Mode.PLAYER)
-    game.set_screen_format(vzd.ScreenFormat.GRAY8 if gray_scale else vzd.ScreenFormat.CRCGCB)
-    game.set_seed(seed)
-    game.init()
+    game = reference_game("basic.cfg", seed, "GRAY8" if gray_scale else "CRCGCB")
     try:
         height, width = game.get_screen_height(), game.get_screen_width()
         timeout = game.get_episode_timeout()
@@ -162,8 +179,8 @@ def test_alignment_with_vizdoom_python_api(make, tmp_path, monkeypatch, gray_sca
 def test_area_resize_matches_cv2(make):
     """84x84 observations are cv2.INTER_AREA of the screen, to one grey level."""
     cv2 = pytest.importorskip("cv2")
-    full = make("Basic-v1", num_envs=1, seed=3, stack_num=1, img_height=240, img_width=320)
-    small = make("Basic-v1", num_envs=1, seed=3, stack_num=1)
+    full = make("Basic-v1", num_envs=1, seed=3, stack_num=1, img_height=240, img_width=320, gray_scale=True)
+    small = make("Basic-v1", num_envs=1, seed=3, stack_num=1, gray_scale=True)
     a, _ = full.reset()
     b, _ = small.reset()
     for _ in range(3):
@@ -172,6 +189,89 @@ def test_area_resize_matches_cv2(make):
         assert diff.max() <= 1 and diff.mean() < 0.05
         a = full.step(np.ones((1, 3), np.float32))[0]
         b = small.step(np.ones((1, 3), np.float32))[0]
+
+
+# --- rendering -----------------------------------------------------------------
+@pytest.mark.parametrize("gray_scale", [False, True], ids=["rgb", "gray"])
+def test_render_is_the_engines_screen(make, tmp_path, monkeypatch, gray_scale):
+    """render() is the engine's screen at the cfg's resolution, RGB (a GRAY8
+    screen in all three channels), exactly as vizdoom.DoomGame shows it for
+    the same cfg, seed and actions; the same twice; after an episode's last
+    step, the last screen; before the first reset, black."""
+    monkeypatch.chdir(tmp_path)
+    seed = 77
+    game = reference_game("basic.cfg", seed, "GRAY8" if gray_scale else "CRCGCB", episode_timeout=0)
+
+    def picture():
+        screen = game.get_state().screen_buffer
+        return np.repeat(screen[:, :, None], 3, 2) if gray_scale else screen.transpose(1, 2, 0)
+
+    try:
+        env = make("Basic-v1", num_envs=1, seed=seed, gray_scale=gray_scale, render_mode="rgb_array", max_episode_steps=1000)
+        assert env.spec.render_shape == (240, 320)
+        black = env.render()
+        assert black.shape == (1, 240, 320, 3) and black.dtype == np.uint8 and not black.any()
+        env.reset()
+        rng = np.random.default_rng(0)
+        actions = (rng.random((80, 3)) < [0.3, 0.3, 0.6]).astype(np.float32)
+        expected, ended = picture(), 0
+        for t in range(80):
+            frame = env.render(env_ids=[0])
+            assert frame.shape == (1, 240, 320, 3) and frame.dtype == np.uint8
+            np.testing.assert_array_equal(frame[0], expected, err_msg=f"step {t}")
+            np.testing.assert_array_equal(env.render(env_ids=[0]), frame)
+            if game.is_episode_finished():
+                game.new_episode()  # where the pool auto-resets
+            else:
+                game.make_action(actions[t].tolist(), 4)
+            env.step(actions[t : t + 1])
+            if game.is_episode_finished():
+                ended += 1  # no new screen: the last one stays
+            else:
+                expected = picture()
+        assert ended >= 2
+    finally:
+        game.close()
+
+
+def test_render_batches(make):
+    """render(env_ids) stacks the envs' pictures in the order asked; every
+    env draws its own game."""
+    env = make("Basic-v1", num_envs=3, seed=5, render_mode="rgb_array")
+    env.reset()
+    for _ in range(3):
+        env.step(np.tile([[1, 0, 0]], (3, 1)).astype(np.float32))
+    pair = env.render(env_ids=[2, 0])
+    assert pair.shape == (2, 240, 320, 3) and pair.dtype == np.uint8
+    np.testing.assert_array_equal(pair[0], env.render(env_ids=2)[0])
+    np.testing.assert_array_equal(pair[1], env.render(env_ids=[0])[0])
+    np.testing.assert_array_equal(np.asarray(env.render()), env.render(env_ids=[0, 1, 2]))
+    assert (pair[0] != pair[1]).any()  # env i is seeded seed + i: Basic's monster stands elsewhere
+    assert not np.array_equal(pair[1][..., 0], pair[1][..., 1])  # colour
+
+
+def test_gray8_is_a_function_of_the_rgb_screen(tmp_path, monkeypatch):
+    """The engine computes a GRAY8 pixel from the colour its RGB formats show
+    as the byte 0.21 R + 0.72 G + 0.07 B in double (viz_buffers.cpp): gray
+    renders could be derived from an RGB engine exactly (vizdoom_env.h says
+    why gray envs keep GRAY8)."""
+    monkeypatch.chdir(tmp_path)
+    rgb_game = reference_game("deadly_corridor.cfg", 4)
+    gray_game = reference_game("deadly_corridor.cfg", 4, "GRAY8")
+    try:
+        rng = np.random.default_rng(0)
+        for t in range(40):
+            if rgb_game.is_episode_finished():
+                break
+            r, g, b = rgb_game.get_state().screen_buffer.astype(np.float64)
+            np.testing.assert_array_equal(((0.21 * r + 0.72 * g) + 0.07 * b).astype(np.uint8), gray_game.get_state().screen_buffer)
+            action = (rng.random(rgb_game.get_available_buttons_size()) < 0.4).astype(float).tolist()
+            rgb_game.make_action(action, 4)
+            gray_game.make_action(action, 4)
+        assert t > 20
+    finally:
+        rgb_game.close()
+        gray_game.close()
 
 
 # --- engine processes and clean-up ---------------------------------------------
@@ -348,23 +448,39 @@ def test_determinism_and_seeds(make):
 
 # --- every task, options -----------------------------------------------------
 @pytest.mark.parametrize("task", TASKS)
-def test_every_task_makes_and_steps(make, task):
+def test_every_task_makes_and_steps(clean, task):
+    """Every task makes, resets, steps (async), and closes leaving no engine
+    (Cig-v1 and MultiDuel-v1, whose maps have deathmatch starts only, host
+    a one-player deathmatch)."""
     kwargs = {}
     if task == "VizdoomCustom-v1":
         kwargs = {"cfg_path": scenario("defend_the_center.cfg"), "wad_path": scenario("defend_the_center.wad")}
     combined = TASKS.index(task) % 2 == 1
-    env = make(task, num_envs=2, batch_size=1, num_threads=2, use_combined_action=combined, **kwargs)
-    assert env.single_observation_space.shape == (4, 84, 84)
+    env = envpool_lite.make(task, num_envs=2, batch_size=1, num_threads=2, use_combined_action=combined, **kwargs)
+    channels = 1 if task in GRAY_TASKS else 3
+    assert env.single_observation_space.shape == (4 * channels, 84, 84)
+    assert env.spec.config.gray_scale == (channels == 1)
     assert hasattr(env.single_action_space, "n") == combined
     rng = np.random.default_rng(0)
     env.async_reset()
     for _ in range(6):
         obs, reward, term, trunc, info = env.recv()
-        assert obs.shape == (1, 4, 84, 84) and obs.dtype == np.uint8 and np.isfinite(reward).all()
+        assert obs.shape == (1, 4 * channels, 84, 84) and obs.dtype == np.uint8 and np.isfinite(reward).all()
         space = env.single_action_space
         action = rng.integers(0, space.n, 1).astype(np.int32) if combined else (rng.random((1, *space.shape)) < 0.5).astype(np.float32)
         env.send(action, info["env_id"])
     env.recv()
+    assert len(engines()) == 2
+    env.close()
+    assert not engines()
+
+
+def test_deathmatch_only_maps_need_a_deathmatch(clean):
+    """cig.wad has no single-player start: without Cig-v1's default
+    game_args the engine refuses, and the error says what to do."""
+    assert envpool_lite.make_spec("Cig-v1").config.game_args.startswith("-host 1 -deathmatch")
+    with pytest.raises(RuntimeError, match=r"No player 1 start .*game_args=\"-host 1 -deathmatch\""):
+        envpool_lite.make("VizdoomCustom-v1", cfg_path=scenario("cig.cfg"))
 
 
 def test_two_pools_in_one_process(make):
@@ -381,7 +497,7 @@ def test_two_pools_in_one_process(make):
 
 
 def test_spaces_and_info(make):
-    env = make("Basic-v1", num_envs=1, game_variables="HEALTH, KILLCOUNT")
+    env = make("Basic-v1", num_envs=1, game_variables="HEALTH, KILLCOUNT", gray_scale=True)
     assert env.single_observation_space.shape == (4, 84, 84)
     space = env.single_action_space
     assert space.shape == (3,) and space.dtype == np.float32
@@ -398,7 +514,7 @@ def test_spaces_and_info(make):
 
 
 def test_frame_stack_is_oldest_first(make):
-    env = make("Basic-v1", num_envs=1, frame_skip=1, seed=1)
+    env = make("Basic-v1", num_envs=1, frame_skip=1, seed=1, gray_scale=True)
     obs, _ = env.reset()
     assert all((obs[0, k] == obs[0, 3]).all() for k in range(3))  # a reset fills the stack
     prev = obs.copy()
@@ -452,6 +568,157 @@ def test_reward_config_shapes_from_game_variable_deltas(make):
     assert fired > 0
 
 
+def test_channels_follow_the_cfg(tmp_path):
+    """gray_scale's default is the cfg's screen_format (EnvPool's: GRAY8 is
+    one channel, anything else or nothing RGB, each frame's R, G, B planes
+    consecutive); True or False forces it; config says what is used."""
+    spec = envpool_lite.make_spec
+    assert spec("Basic-v1").observation_space.shape == (12, 84, 84) and spec("Basic-v1").config.gray_scale is False
+    assert spec("SimplerBasic-v1").observation_space.shape == (4, 84, 84) and spec("SimplerBasic-v1").config.gray_scale is True
+    assert spec("RocketBasic-v1").config.gray_scale is True
+    assert spec("Basic-v1", gray_scale=True).observation_space.shape == (4, 84, 84)
+    assert spec("SimplerBasic-v1", gray_scale=False).observation_space.shape == (12, 84, 84)
+    assert spec("SimplerBasic-v1", gray_scale=None).config.gray_scale is True  # None: the cfg's
+    assert spec("Basic-v1").render_shape == (240, 320)
+    # A custom cfg, read as ViZDoom reads it (case-insensitive, # comments, last value wins).
+    cfg = tmp_path / "custom.cfg"
+    body = Path(scenario("basic.cfg")).read_text()
+    for text, gray in [("Screen_Format = gray8", True), ("# screen_format = GRAY8", False), ("screen_format = GRAY8\nscreenformat=RGB24", False), ("screen_format = DOOM_256_COLORS8", True)]:
+        cfg.write_text(body + "\n" + text + "\n")
+        custom = spec("VizdoomCustom-v1", cfg_path=str(cfg), wad_path=scenario("basic.wad"))
+        assert custom.config.gray_scale is gray, text
+        assert custom.observation_space.shape[0] == (4 if gray else 12)
+    with pytest.raises(TypeError, match="gray_scale"):
+        spec("Basic-v1", gray_scale=1)
+
+
+# EnvPool 1.2.5's default reward tables (envpool/vizdoom/vizdoom_env.h).
+ENVPOOL_REWARD_CONFIG = {
+    "FRAGCOUNT": (1, -1.5), "KILLCOUNT": (1, 0), "DEATHCOUNT": (-0.75, 0.75), "HITCOUNT": (0.01, -0.01),
+    "DAMAGECOUNT": (0.003, -0.003), "HEALTH": (0.005, -0.003), "ARMOR": (0.005, -0.001),
+    **{f"WEAPON{i}": w for i, w in enumerate([(0.02, -0.01)] * 3 + [(0.1, -0.05)] * 3 + [(0.2, -0.1)] * 2)},
+    **{f"AMMO{i}": w for i, w in enumerate([(0.0002, -0.0001)] * 3 + [(0.001, -0.0005)] * 3 + [(0.002, -0.001)] * 2)},
+}
+ENVPOOL_WEAPON_REWARD = {0: 0.0002, 1: 0.0002, 2: 0.0002, 3: 0.001, 4: 0.001, 5: 0.001, 6: 0.002, 7: 0.002}
+ENVPOOL_VARIABLES = ["AMMO2", "AMMO3", "AMMO4", "AMMO5", "AMMO6", "AMMO7", "ARMOR", "DAMAGECOUNT", "DEATHCOUNT", "FRAGCOUNT", "HEALTH", "HITCOUNT", "KILLCOUNT", "SELECTED_WEAPON", "SELECTED_WEAPON_AMMO", "USER2"]
+
+
+def envpool_reward(names, prev, cur, weapon, duration=5):
+    """EnvPool's reward for one step from the game variables before and
+    after it (its GetState, re-written): float32 weights and terms summed in
+    float32 in the variables' order, DAMAGECOUNT and HITCOUNT rises capped,
+    then the weapon reward once a weapon with ammo has been held `duration`
+    steps (`weapon`: [slot, steps held], updated)."""
+    total, slot, ammo = np.float32(0), -1, 0
+    for name in names:
+        delta = cur[name] - prev[name]
+        if name == "DAMAGECOUNT":
+            delta = min(delta, 200)
+        elif name == "HITCOUNT":
+            delta = min(delta, 5)
+        elif name == "SELECTED_WEAPON":
+            slot = int(cur[name])
+        elif name == "SELECTED_WEAPON_AMMO":
+            ammo = int(cur[name])
+        pos, neg = (float(np.float32(w)) for w in ENVPOOL_REWARD_CONFIG.get(name, (0, 0)))
+        total = np.float32(total + np.float32(delta * pos)) if delta >= 0 else np.float32(total - np.float32(delta * neg))
+    weapon[:] = [slot, weapon[1] + 1] if slot == weapon[0] else [slot, 1]
+    if slot >= 0 and weapon[1] >= duration and ammo > 0:
+        total = np.float32(float(total) + float(np.float32(ENVPOOL_WEAPON_REWARD.get(slot, 0))))
+    return total
+
+
+def test_envpool_reward_mode(make):
+    """reward_mode="envpool" is EnvPool's reward exactly (recomputed here
+    from the game variables): its shaping only, 0 on the step that ends an
+    episode; the info reports the variables EnvPool tracks."""
+    env = make("DefendTheCenter-v1", num_envs=1, seed=3, use_combined_action=True, reward_mode="envpool", gray_scale=True)
+    scenario_env = make("DefendTheCenter-v1", num_envs=1, seed=3, use_combined_action=True, gray_scale=True)
+    names = [f["name"] for f in env.spec.info_specs]
+    assert names == ["AMMO2", "HEALTH", *[n for n in ENVPOOL_VARIABLES if n not in ("AMMO2", "HEALTH")]]
+    _, info = env.reset()
+    scenario_env.reset()
+    rng = np.random.default_rng(0)
+    prev, weapon = {n: info[n][0] for n in names}, [int(info["SELECTED_WEAPON"][0]), 1]
+    seen = {"terminal": 0, "kill": 0, "weapon": 0}
+    for t in range(150):
+        action = rng.integers(0, env.single_action_space.n, 1).astype(np.int32)
+        _, reward, term, trunc, info = env.step(action)
+        _, scenario_reward, *_ = scenario_env.step(action)
+        cur = {n: info[n][0] for n in names}
+        if info["elapsed_step"][0] == 0:  # the auto-reset after an episode's end
+            prev, weapon = cur, [int(cur["SELECTED_WEAPON"]), 1]
+            continue
+        if term[0]:
+            assert reward[0] == 0  # EnvPool has no state then
+            seen["terminal"] += 1
+        else:
+            expected = envpool_reward(names, prev, cur, weapon)
+            assert reward[0] == expected, (t, reward[0], expected)
+            assert reward[0] != scenario_reward[0] or scenario_reward[0] == 0
+            seen["kill"] += cur["KILLCOUNT"] > prev["KILLCOUNT"]
+            seen["weapon"] += weapon[1] >= 5
+        prev = cur
+    assert all(seen.values()), seen
+
+
+def test_selected_weapon_reward(make):
+    """In scenario mode, selected_weapon_reward_config adds its reward once
+    the selected weapon (Basic: the pistol, slot 2) has been held
+    weapon_duration steps (the reset counts as one) while it has ammo."""
+    plain = make("Basic-v1", num_envs=1, seed=1, gray_scale=True)
+    shaped = make("Basic-v1", num_envs=1, seed=1, gray_scale=True, selected_weapon_reward_config={2: 0.5}, weapon_duration=3)
+    assert shaped.spec.config.selected_weapon_reward_config == "2:0.5"
+    plain.reset()
+    _, info = shaped.reset()
+    assert info["SELECTED_WEAPON"][0] == 2 and info["SELECTED_WEAPON_AMMO"][0] > 0
+    for t in range(4):
+        action = np.array([[t % 2, 1 - t % 2, 0]], np.float32)
+        reward = plain.step(action)[1][0]
+        extra = shaped.step(action)[1][0] - reward
+        assert extra == pytest.approx(0.5 if t >= 1 else 0.0), t
+
+
+def test_force_speed_and_delta_buttons_resize_the_combined_actions():
+    """EnvPool's relations: force_speed holds SPEED (half the actions);
+    each delta_button_config entry (num, min, max) multiplies them by num;
+    the float-vector action keeps one entry per button."""
+    spec = envpool_lite.make_spec
+    n = spec("Deathmatch-v1", use_combined_action=True).action_space.n
+    assert spec("Deathmatch-v1", use_combined_action=True, force_speed=True).action_space.n * 2 == n
+    one = {"LOOK_UP_DOWN_DELTA": [11, -10, 10]}
+    two = {"MOVE_LEFT_RIGHT_DELTA": (11, -10.0, 10.0), **one}
+    assert spec("Deathmatch-v1", use_combined_action=True, delta_button_config=one).action_space.n == 11 * n
+    assert spec("Deathmatch-v1", use_combined_action=True, delta_button_config=two).action_space.n == 121 * n
+    vector = spec("Deathmatch-v1", delta_button_config=two, force_speed=True)
+    assert vector.action_space.shape == (20,)
+    assert vector.config.delta_button_config == "MOVE_LEFT_RIGHT_DELTA:11:-10.0:10.0,LOOK_UP_DOWN_DELTA:11:-10.0:10.0"
+    assert spec("Basic-v1", use_combined_action=True, force_speed=True).action_space.n == 6  # no SPEED button
+
+
+def test_combined_actions_with_speed_and_a_delta_button(make, tmp_path):
+    """force_speed and a delta button, decoded: index i = lr + 3 * attack +
+    6 * d presses {none, MOVE_LEFT, MOVE_RIGHT}, ATTACK, SPEED always, and
+    sets TURN_LEFT_RIGHT_DELTA to (-10, 0, 10)[d]: the same game as those
+    float vectors."""
+    cfg = tmp_path / "speed_delta.cfg"
+    text = Path(scenario("basic.cfg")).read_text().replace("ATTACK", "ATTACK SPEED TURN_LEFT_RIGHT_DELTA")
+    cfg.write_text(text)
+    paths = {"cfg_path": str(cfg), "wad_path": scenario("basic.wad")}
+    combined = make("VizdoomCustom-v1", **paths, num_envs=1, seed=2, use_combined_action=True, force_speed=True, delta_button_config={"TURN_LEFT_RIGHT_DELTA": (3, -10, 10)})
+    vector = make("VizdoomCustom-v1", **paths, num_envs=1, seed=2)
+    assert combined.single_action_space.n == 18 and vector.single_action_space.shape == (5,)
+    combined.reset()
+    vector.reset()
+    for t, index in enumerate([13, 13, 1, 17, 6, 2, 15, 0, 11, 5]):
+        lr, attack, d = index % 3, index // 3 % 2, index // 6
+        buttons = [lr == 1, lr == 2, attack, 1, (-10.0, 0.0, 10.0)[d]]
+        oa, ra, *_ = combined.step(np.array([index], np.int32))
+        ob, rb, *_ = vector.step(np.array([buttons], np.float32))
+        np.testing.assert_array_equal(oa, ob, err_msg=str(t))
+        np.testing.assert_array_equal(ra, rb)
+
+
 def test_option_errors():
     with pytest.raises(ValueError, match="cfg_path"):
         envpool_lite.make_spec("VizdoomCustom-v1")
@@ -463,6 +730,33 @@ def test_option_errors():
         envpool_lite.make_spec("VizdoomCustom-v1", cfg_path="no_such.cfg")
     with pytest.raises(ValueError, match="frame_skip"):
         envpool_lite.make_spec("Basic-v1", frame_skip=0)
+    spec = envpool_lite.make_spec
+    with pytest.raises(ValueError, match="reward_mode"):
+        spec("Basic-v1", reward_mode="EnvPool")
+    with pytest.raises(TypeError, match="reward_config"):
+        spec("Basic-v1", reward_config={"HEALTH": "much"})
+    with pytest.raises(ValueError, match="selected_weapon_reward_config"):
+        spec("Basic-v1", selected_weapon_reward_config={12: 1.0})
+    with pytest.raises(TypeError, match="selected_weapon_reward_config"):
+        spec("Basic-v1", selected_weapon_reward_config={"pistol": 1.0})
+    with pytest.raises(ValueError, match="weapon_duration"):
+        spec("Basic-v1", weapon_duration=-1)
+    with pytest.raises(TypeError, match="weapon_duration"):
+        spec("Basic-v1", weapon_duration=2.5)
+    with pytest.raises(TypeError, match="force_speed"):
+        spec("Basic-v1", force_speed=1)
+    with pytest.raises(ValueError, match="delta_button_config: 'LOOK_UP' is not a delta button"):
+        spec("Deathmatch-v1", delta_button_config={"LOOK_UP": (3, -1, 1)})
+    with pytest.raises(ValueError, match="delta_button_config: the scenario has no LOOK_UP_DOWN_DELTA"):
+        spec("Basic-v1", delta_button_config={"LOOK_UP_DOWN_DELTA": (3, -1, 1)})
+    with pytest.raises(ValueError, match="delta_button_config: LOOK_UP_DOWN_DELTA's num must be >= 1"):
+        spec("Deathmatch-v1", delta_button_config={"LOOK_UP_DOWN_DELTA": (0, -1, 1)})
+    with pytest.raises(ValueError, match="delta_button_config entry"):
+        spec("Deathmatch-v1", delta_button_config="LOOK_UP_DOWN_DELTA:3:-1")
+    with pytest.raises(TypeError, match="delta_button_config"):
+        spec("Deathmatch-v1", delta_button_config={"LOOK_UP_DOWN_DELTA": (2.5, -1, 1)})
+    with pytest.raises(TypeError, match="delta_button_config"):
+        spec("Deathmatch-v1", delta_button_config=[("LOOK_UP_DOWN_DELTA", 3, -1, 1)])
 
 
 def test_benchmark_runs_basic_with_vizdoom_gym(clean):

@@ -4,17 +4,21 @@ The engine binary, vizdoom.pk3, freedoom2.wad and the scenarios ship with the
 vizdoom wheel (the exact version pyproject.toml pins; envpool_lite builds
 ViZDoom's client library from that version's sources, and the library checks
 that versions match when it starts an engine). make() calls
-:func:`resolve_options` to fill in the paths a task needs; nothing here
+:func:`resolve_options` to fill in the paths a task needs and the defaults
+that follow from its cfg (gray_scale, game_args); nothing here
 imports vizdoom's own extension module.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import numbers
 import os
 from typing import Any, Mapping
 
-# The options this module fills in (and the one it translates).
+import numpy as np
+
+# The paths this module fills in (or makes absolute).
 PATH_OPTIONS = ("vzd_path", "iwad_path", "cfg_path", "wad_path")
 
 
@@ -41,39 +45,148 @@ def scenarios_dir() -> str:
     return os.path.join(package_dir(), "scenarios")
 
 
+# One-channel screen formats: a cfg naming one gets gray observations (as
+# EnvPool, whose observations have the engine's channels); any other format,
+# or none (ViZDoom's default is CRCGCB), RGB.
+ONE_CHANNEL_FORMATS = frozenset({"gray8", "doom_256_colors8"})
+SCREEN_FORMATS = ONE_CHANNEL_FORMATS | {"crcgcb", "rgb24", "rgba32", "argb32", "cbcgcr", "bgr24", "bgra32", "abgr32"}
+
+# The standard scenarios whose maps have deathmatch starts only (single
+# player, the engine stops at "No player 1 start"): their tasks host a
+# deathmatch of one player by default, with the engine arguments of
+# ViZDoom's own cig examples.
+DEATHMATCH_SCENARIOS = frozenset({"cig", "multi_duel"})
+DEATHMATCH_HOST_ARGS = "-host 1 -deathmatch +sv_forcerespawn 1 +sv_noautoaim 1 +sv_respawnprotect 1 +sv_spawnfarthest 1 +sv_nocrouch 1"
+
+
+def cfg_screen_format(cfg_path: str) -> str | None:
+    """The screen_format a ViZDoom cfg sets (lower case, e.g. "gray8"), or
+    None when it sets none (or the file cannot be read). Read as ViZDoom's
+    config loader reads it: `key = value` lines, blanks collapsed, `#`
+    comment lines, case-insensitive, the last valid value wins."""
+    try:
+        with open(cfg_path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except (OSError, TypeError):
+        return None
+    found = None
+    for line in lines:
+        line = " ".join(line.split())
+        if not line or line.startswith("#") or "+=" in line or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key, value = " ".join(key.split()).lower(), " ".join(value.split()).lower()
+        if key in ("screen_format", "screenformat") and value in SCREEN_FORMATS:
+            found = value
+    return found
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def _table(name: str, value: Any, example: str) -> Mapping | None:
+    """None for a string (taken as is), the mapping for a mapping, else
+    TypeError."""
+    if isinstance(value, str):
+        return None
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name} must be a dict {example} or its string form, got {type(value).__name__}")
+    return value
+
+
 def reward_config_string(reward_config: Any) -> str:
     """reward_config as the env takes it: "NAME:pos:neg,...".
 
     Accepts that string, or EnvPool's dict {"HEALTH": (0.005, -0.003), ...}:
     each step adds pos per unit the game variable rose and neg per unit it
     fell (neg < 0 penalises a drop). A single number w means (w, -w), i.e.
-    w times the change either way.
+    w times the change either way. An empty dict is "none": no table (with
+    reward_mode="envpool", not even EnvPool's default one).
     """
-    if isinstance(reward_config, str):
+    table = _table("reward_config", reward_config, "{'HEALTH': (pos, neg), ...}")
+    if table is None:
         return reward_config
-    if not isinstance(reward_config, Mapping):
-        raise TypeError(f"reward_config must be a dict {{'HEALTH': (pos, neg), ...}} or a 'NAME:pos:neg,...' string, got {type(reward_config).__name__}")
     entries = []
-    for name, weights in reward_config.items():
-        if isinstance(weights, (int, float)) and not isinstance(weights, bool):
+    for name, weights in table.items():
+        if not isinstance(name, str):
+            raise TypeError(f"reward_config keys must be game variable names (str), got {name!r}")
+        if _is_number(weights):
             pos, neg = float(weights), -float(weights)
         else:
             try:
-                pos, neg = (float(w) for w in weights)
+                pos, neg = weights
+                if not (_is_number(pos) and _is_number(neg)):
+                    raise TypeError
             except (TypeError, ValueError):
                 raise TypeError(f"reward_config[{name!r}] must be (pos, neg) or one number, got {weights!r}") from None
+            pos, neg = float(pos), float(neg)
         entries.append(f"{name}:{pos!r}:{neg!r}")
+    return ",".join(entries) if entries else "none"
+
+
+def selected_weapon_reward_config_string(config: Any) -> str:
+    """selected_weapon_reward_config as the env takes it: "slot:reward,...",
+    from that string or EnvPool's dict {weapon slot: reward} (slots 0-9). An
+    empty dict is "none"."""
+    table = _table("selected_weapon_reward_config", config, "{weapon_slot: reward, ...}")
+    if table is None:
+        return config
+    entries = []
+    for slot, reward in table.items():
+        if not _is_int(slot):
+            raise TypeError(f"selected_weapon_reward_config keys must be weapon slots (int), got {slot!r}")
+        if not _is_number(reward):
+            raise TypeError(f"selected_weapon_reward_config[{slot!r}] must be a number, got {reward!r}")
+        entries.append(f"{int(slot)}:{float(reward)!r}")
+    return ",".join(entries) if entries else "none"
+
+
+def delta_button_config_string(config: Any) -> str:
+    """delta_button_config as the env takes it: "NAME:num:min:max,...", from
+    that string or EnvPool's dict {"LOOK_UP_DOWN_DELTA": (num, min, max)}."""
+    table = _table("delta_button_config", config, "{'LOOK_UP_DOWN_DELTA': (num, min, max), ...}")
+    if table is None:
+        return config
+    entries = []
+    for name, setting in table.items():
+        if not isinstance(name, str):
+            raise TypeError(f"delta_button_config keys must be delta button names (str), got {name!r}")
+        try:
+            num, low, high = setting
+            if not (_is_int(num) and _is_number(low) and _is_number(high)):
+                raise TypeError
+        except (TypeError, ValueError):
+            raise TypeError(f"delta_button_config[{name!r}] must be (num: int, min, max), got {setting!r}") from None
+        entries.append(f"{name}:{int(num)}:{float(low)!r}:{float(high)!r}")
     return ",".join(entries)
+
+
+# The dict options, each with its string form for the env.
+TABLE_OPTIONS = {
+    "reward_config": reward_config_string,
+    "selected_weapon_reward_config": selected_weapon_reward_config_string,
+    "delta_button_config": delta_button_config_string,
+}
 
 
 def resolve_options(task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     """make()'s options for a ViZDoom task, with the asset paths filled in:
     the engine and freedoom2.wad from the vizdoom package, a standard task's
     scenario cfg; user paths made absolute (the engine runs in a private
-    directory). reward_config may be a dict."""
+    directory). The dict options (reward_config,
+    selected_weapon_reward_config, delta_button_config) may be dicts.
+    gray_scale, when not given (or None), follows the cfg's screen_format
+    (EnvPool's default: GRAY8 is gray, anything else RGB); the deathmatch-only
+    scenarios' tasks get DEATHMATCH_HOST_ARGS as their default game_args."""
     out = dict(kwargs)
-    if "reward_config" in out:
-        out["reward_config"] = reward_config_string(out["reward_config"])
+    for name, to_string in TABLE_OPTIONS.items():
+        if name in out:
+            out[name] = to_string(out[name])
     for name in PATH_OPTIONS:
         value = out.get(name, defaults.get(name, ""))
         if isinstance(value, os.PathLike):
@@ -85,6 +198,10 @@ def resolve_options(task_id: str, defaults: Mapping[str, Any], kwargs: dict[str,
     if not out.get("iwad_path"):
         out["iwad_path"] = iwad_path()
     scenario = out.get("scenario", defaults.get("scenario", ""))
-    if not out.get("cfg_path") and scenario:
+    if not out.get("cfg_path") and isinstance(scenario, str) and scenario:
         out["cfg_path"] = os.path.join(scenarios_dir(), f"{scenario}.cfg")
+        if scenario in DEATHMATCH_SCENARIOS and "game_args" not in out:
+            out["game_args"] = DEATHMATCH_HOST_ARGS
+    if out.get("gray_scale") is None:
+        out["gray_scale"] = cfg_screen_format(out.get("cfg_path")) in ONE_CHANNEL_FORMATS
     return out

@@ -11,48 +11,106 @@
 //                         used when cfg_path is empty
 //   vzd_path, iwad_path   the engine binary and freedoom2.wad (the installed
 //                         vizdoom package's; filled in by envpool_lite.vizdoom)
-//   game_args             extra engine arguments
+//   game_args             extra engine arguments (Cig-v1, MultiDuel-v1: a
+//                         one-player deathmatch, "-host 1 -deathmatch ...")
 //   img_height, img_width observation size (84 x 84), area-averaged from the
 //                         scenario's screen resolution (exactly as cv2's
 //                         INTER_AREA; see envs/common/image.h)
 //   stack_num (4)         frames stacked, oldest first: obs is uint8
-//                         (stack_num * channels, img_height, img_width)
+//                         (stack_num * channels, img_height, img_width), each
+//                         frame's planes consecutive (R, G, B or one gray)
 //   frame_skip (4)        tics per step, the same action held; the engine
 //                         renders only the last one; the reward is their sum
-//   gray_scale (true)     one channel (the engine's GRAY8), else RGB (3,
-//                         channel-first, the engine's CRCGCB)
+//   gray_scale            one channel (the engine's GRAY8), else RGB (3
+//                         planes, the engine's CRCGCB). envpool_lite.make
+//                         fills in the cfg's screen_format when it is not
+//                         given (GRAY8: gray, else RGB; EnvPool's default);
+//                         the C++ default is false (ViZDoom's CRCGCB)
 //   use_combined_action   false: the action is a float32 vector with one
 //                         entry per button of the cfg, in its order; a binary
 //                         button is pressed iff its entry is >= 0.5, a delta
 //                         button (TURN_LEFT_RIGHT_DELTA, ...) takes its entry
 //                         as is. true: Discrete(n), one index into the legal
-//                         combinations of binary buttons (see CombinedActions)
+//                         combinations of buttons (see CombinedActions)
+//   force_speed (false)   combined actions only (as EnvPool): SPEED, if the
+//                         cfg has it, is held in every action, which halves n
+//   delta_button_config   combined actions only: "NAME:num:min:max,..." (e.g.
+//                         "LOOK_UP_DOWN_DELTA:11:-10:10"): that delta button
+//                         takes num evenly spaced values from min to max (as
+//                         EnvPool computes them, in float32), multiplying n by
+//                         num; num 1 leaves it at 0, as unlisted ones are
 //   episodic_life         the episode also ends (terminated) when the player
 //                         dies; if the game goes on (multiplayer), the next
 //                         auto-reset respawns the player instead of
 //                         restarting the map
 //   game_variables        extra game variables to report (comma-separated
 //                         names, e.g. "HEALTH,KILLCOUNT")
-//   reward_config         reward shaping: "NAME:pos:neg,..." adds, every step,
-//                         pos per unit a game variable rose and neg per unit it
-//                         fell (EnvPool's convention: neg < 0 penalises a drop)
-//                         to the scenario's own reward
+//   reward_mode           "scenario" (default): the scenario's own reward
+//                         (DoomGame's, summed over the skipped tics), plus the
+//                         shaping of reward_config and
+//                         selected_weapon_reward_config if given.
+//                         "envpool": EnvPool 1.2.5's reward exactly: only its
+//                         shaping, by default with its tables
+//                         (kEnvPoolRewardConfig, kEnvPoolWeaponReward) over
+//                         the game variables it tracks (the cfg's and
+//                         kEnvPoolVariables, which the info then reports too,
+//                         and those of game_variables), and 0 on a step that
+//                         ends the episode (EnvPool has no state to read then)
+//   reward_config         shaping: "NAME:pos:neg,..." adds, every step, pos
+//                         per unit a game variable rose and neg per unit it
+//                         fell (EnvPool's convention: neg < 0 penalises a
+//                         drop); "none": no table ("": the mode's default).
+//                         As EnvPool: weights are float32, each term is
+//                         rounded to float32 and summed in float32 in the
+//                         order of the variables, a DAMAGECOUNT rise counts
+//                         at most 200 and a HITCOUNT rise at most 5 per step,
+//                         and HEALTH's bogus negative readings (ViZDoom's
+//                         -999900) are replaced by the last good value.
+//                         Scenario mode tracks (and reports) every variable
+//                         named; envpool mode, as EnvPool, ignores entries for
+//                         variables it does not track
+//   selected_weapon_reward_config
+//                         "slot:reward,..." (slots 0-9): added every step while
+//                         the selected weapon (SELECTED_WEAPON) has been held
+//                         for weapon_duration steps and has ammo; "none", ""
+//                         as for reward_config
+//   weapon_duration (5)   see selected_weapon_reward_config
 //   engine_timeout (30 s) the longest the engine may take to answer a step,
 //                         reset or close (starting it: at least 30 s); past
 //                         it the engine is killed and the call fails
 //
-// Info: every game variable of the cfg, then those of game_variables and
-// reward_config, each a float64 field named as ViZDoom names it ("AMMO2",
-// "HEALTH"). Time limits: the scenario's episode_timeout is replaced by
-// max_episode_steps (a truncation); each standard task's default is its
-// timeout at the default frame_skip of 4 (Basic-v1: 300 tics, 75 steps), or
-// 525 steps (EnvPool's) for scenarios without one.
+// Rendering (Render, render()): the engine's last screen at its own
+// resolution (the cfg's screen_resolution), RGB (H, W, 3); with gray_scale,
+// the engine's GRAY8 screen in all three channels, as EnvPool renders it.
+// (GRAY8 is a function of the RGB screen: the engine computes each pixel
+// from its palette colour as the byte 0.21 R + 0.72 G + 0.07 B, in double,
+// in that order, truncated (viz_buffers.cpp, VIZ_CopyBuffer); the test
+// suite checks that against the engine. Running the engine in CRCGCB and
+// deriving GRAY8 ourselves would render gray envs in colour, but costs about
+// 15% of a gray step (the derivation is exact only with the engine's double
+// arithmetic, per pixel: 100 divides 21 R + 72 G + 7 B for a fifth of
+// Doom's pixels, every gray one among them), so gray envs keep GRAY8.) The
+// screen is the state's own buffer, kept by reference: nothing is copied
+// per step. After an episode's last step (the engine has no state then) it
+// shows the last screen it had; before the first reset, black.
+//
+// Info: every game variable of the cfg, then (reward_mode "envpool") those of
+// kEnvPoolVariables, then those of game_variables, then (reward_mode
+// "scenario") those of reward_config and, with a weapon table,
+// SELECTED_WEAPON and SELECTED_WEAPON_AMMO: each a float64 field named as
+// ViZDoom names it ("AMMO2", "HEALTH"). Time limits: the scenario's
+// episode_timeout is replaced by max_episode_steps (a truncation); each
+// standard task's default is its timeout at the default frame_skip of 4
+// (Basic-v1: 300 tics, 75 steps), or 525 steps (EnvPool's) for scenarios
+// without one.
 #pragma once
 
 #include <ViZDoom.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -78,14 +136,21 @@ struct VizdoomTask {
   int64_t max_episode_steps;
 };
 
-// EnvPool's task names. VizdoomCustom-v1 takes cfg_path (and wad_path).
+// EnvPool's task names (the cfg's name, CamelCased). VizdoomCustom-v1 takes
+// cfg_path (and wad_path). cig.wad and multi_duel.wad have deathmatch starts
+// only: Cig-v1 and MultiDuel-v1 host a one-player deathmatch (their default
+// game_args, filled in by envpool_lite.vizdoom).
 inline constexpr VizdoomTask kVizdoomTasks[] = {
     {"Basic-v1", "basic", 75},
+    {"BasicAudio-v1", "basic_audio", 75},
+    {"BasicNotifications-v1", "basic_notifications", 75},
+    {"Cig-v1", "cig", 6300},
     {"DeadlyCorridor-v1", "deadly_corridor", 525},
     {"DefendTheCenter-v1", "defend_the_center", 525},
     {"DefendTheLine-v1", "defend_the_line", 525},
     {"HealthGathering-v1", "health_gathering", 525},
     {"HealthGatheringSupreme-v1", "health_gathering_supreme", 525},
+    {"MultiDuel-v1", "multi_duel", 525},
     {"MyWayHome-v1", "my_way_home", 525},
     {"PredictPosition-v1", "predict_position", 75},
     {"TakeCover-v1", "take_cover", 525},
@@ -96,6 +161,28 @@ inline constexpr VizdoomTask kVizdoomTasks[] = {
 };
 
 namespace vizdoom_detail {
+
+// EnvPool's reward (reward_mode "envpool"): the game variables it always
+// tracks (and reports), in its order, and its default tables.
+inline constexpr vizdoom::GameVariable kEnvPoolVariables[] = {
+    vizdoom::AMMO2,     vizdoom::AMMO3,       vizdoom::AMMO4,
+    vizdoom::AMMO5,     vizdoom::AMMO6,       vizdoom::AMMO7,
+    vizdoom::ARMOR,     vizdoom::DAMAGECOUNT, vizdoom::DEATHCOUNT,
+    vizdoom::FRAGCOUNT, vizdoom::HEALTH,      vizdoom::HITCOUNT,
+    vizdoom::KILLCOUNT, vizdoom::SELECTED_WEAPON,
+    vizdoom::SELECTED_WEAPON_AMMO, vizdoom::USER2};
+inline constexpr const char* kEnvPoolRewardConfig =
+    "FRAGCOUNT:1:-1.5,KILLCOUNT:1:0,DEATHCOUNT:-0.75:0.75,"
+    "HITCOUNT:0.01:-0.01,DAMAGECOUNT:0.003:-0.003,HEALTH:0.005:-0.003,"
+    "ARMOR:0.005:-0.001,WEAPON0:0.02:-0.01,AMMO0:0.0002:-0.0001,"
+    "WEAPON1:0.02:-0.01,AMMO1:0.0002:-0.0001,WEAPON2:0.02:-0.01,"
+    "AMMO2:0.0002:-0.0001,WEAPON3:0.1:-0.05,AMMO3:0.001:-0.0005,"
+    "WEAPON4:0.1:-0.05,AMMO4:0.001:-0.0005,WEAPON5:0.1:-0.05,"
+    "AMMO5:0.001:-0.0005,WEAPON6:0.2:-0.1,AMMO6:0.002:-0.001,"
+    "WEAPON7:0.2:-0.1,AMMO7:0.002:-0.001";
+inline constexpr const char* kEnvPoolWeaponReward =
+    "0:0.0002,1:0.0002,2:0.0002,3:0.001,4:0.001,5:0.001,6:0.002,7:0.002";
+inline constexpr int kWeaponSlots = 10;
 
 inline std::vector<std::string> SplitNames(const std::string& s) {
   std::vector<std::string> out;
@@ -111,28 +198,99 @@ inline std::vector<std::string> SplitNames(const std::string& s) {
   return out;
 }
 
+// The entries of a table option ("A:b:c,..."), each split at ':'. "none" is
+// an explicitly empty table; `is_default` tells whether it was "" (the
+// mode's default applies).
+inline std::vector<std::vector<std::string>> SplitTable(const std::string& s,
+                                                       bool* is_default) {
+  std::vector<std::vector<std::string>> out;
+  std::vector<std::string> entries = SplitNames(s);
+  *is_default = entries.empty();
+  if (entries.size() == 1 && entries[0] == "none") return out;
+  for (const std::string& entry : entries) {
+    std::vector<std::string> parts;
+    std::stringstream ss(entry);
+    for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+    out.push_back(parts);
+  }
+  return out;
+}
+
+// A whole-string number, or false.
+inline bool ParseDouble(const std::string& text, double* value) {
+  try {
+    std::size_t used = 0;
+    *value = std::stod(text, &used);
+    return used == text.size() && std::isfinite(*value);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+inline bool ParseInt(const std::string& text, int64_t* value) {
+  try {
+    std::size_t used = 0;
+    *value = std::stoll(text, &used);
+    return used == text.size();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+inline std::string Join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : ":") + p;
+  return out;
+}
+
+// A game variable's name, as ViZDoom names it (its gameVariableToString
+// misses four: "UNKNOWN" for HITCOUNT, HITS_TAKEN, DAMAGECOUNT, DAMAGE_TAKEN).
+inline std::string VariableName(vizdoom::GameVariable v) {
+  switch (v) {
+    case vizdoom::HITCOUNT: return "HITCOUNT";
+    case vizdoom::HITS_TAKEN: return "HITS_TAKEN";
+    case vizdoom::DAMAGECOUNT: return "DAMAGECOUNT";
+    case vizdoom::DAMAGE_TAKEN: return "DAMAGE_TAKEN";
+    default: return vizdoom::gameVariableToString(v);
+  }
+}
+
 inline vizdoom::GameVariable ParseGameVariable(const std::string& name) {
   for (int i = 0; i <= static_cast<int>(vizdoom::USER60); ++i) {
     auto v = static_cast<vizdoom::GameVariable>(i);
-    if (vizdoom::gameVariableToString(v) == name) return v;
+    if (VariableName(v) == name) return v;
   }
   throw std::invalid_argument("unknown ViZDoom game variable '" + name +
                               "' (names as in ViZDoom: HEALTH, KILLCOUNT, "
                               "AMMO2, ...)");
 }
 
-// The legal button combinations, as a mixed-radix number. Buttons fall in
-// groups, in the order the cfg first lists a button of each: an opposing
-// pair (MOVE_LEFT/MOVE_RIGHT, MOVE_FORWARD/MOVE_BACKWARD, TURN_LEFT/
-// TURN_RIGHT, LOOK_UP/LOOK_DOWN, MOVE_UP/MOVE_DOWN, SELECT_NEXT/PREV_WEAPON,
-// SELECT_NEXT/PREV_ITEM) takes one of {neither, the first listed, the
-// other}; all SELECT_WEAPONn together take {none, one of them}; any other
-// binary button {off, on}. Index i picks digit i % radix for the first group,
-// then (i / radix) for the rest: index 0 presses nothing. Delta buttons stay
-// at 0 (drive them with use_combined_action=False). Basic-v1: 6 actions.
+// delta_button_config's setting of one delta button: num values from low to
+// high (float32, as EnvPool's tuple<int, float, float>).
+struct DeltaSetting {
+  int button = -1;  // index into the cfg's buttons
+  int64_t num = 1;
+  float low = 0.0f, high = 0.0f;
+};
+
+// The legal button combinations, as a mixed-radix number. Binary buttons
+// fall in groups, in the order the cfg first lists a button of each: an
+// opposing pair (MOVE_LEFT/MOVE_RIGHT, MOVE_FORWARD/MOVE_BACKWARD,
+// TURN_LEFT/TURN_RIGHT, LOOK_UP/LOOK_DOWN, MOVE_UP/MOVE_DOWN,
+// SELECT_NEXT/PREV_WEAPON, SELECT_NEXT/PREV_ITEM) takes one of {neither, the
+// first listed, the other}; all SELECT_WEAPONn together take {none, one of
+// them}; any other binary button {off, on}, except SPEED with force_speed,
+// which is held in every action and takes no digit. Then each delta button
+// that delta_button_config gives num >= 2 values, in the cfg's order, takes
+// one of them (the first is `low`); other delta buttons stay at 0 (drive
+// them with use_combined_action=False). Index i picks digit i % radix for
+// the first group, then (i / radix) for the rest: index 0 presses nothing
+// (and sets each configured delta button to its low). Basic-v1: 6 actions.
+// The count is EnvPool's (BuildActionSet); the order of the indices is ours.
 class CombinedActions {
  public:
-  explicit CombinedActions(const std::vector<vizdoom::Button>& buttons) {
+  CombinedActions(const std::vector<vizdoom::Button>& buttons,
+                  bool force_speed, const std::vector<DeltaSetting>& deltas) {
     using B = vizdoom::Button;
     static const std::pair<B, B> kPairs[] = {
         {B::MOVE_RIGHT, B::MOVE_LEFT},     {B::MOVE_BACKWARD, B::MOVE_FORWARD},
@@ -149,37 +307,59 @@ class CombinedActions {
     std::vector<int> keys;
     for (int i = 0; i < static_cast<int>(buttons.size()); ++i) {
       if (vizdoom::isDeltaButton(buttons[i])) continue;
+      if (force_speed && buttons[i] == B::SPEED) {
+        held_.push_back(i);
+        continue;
+      }
       int key = group_key(buttons[i]);
       auto it = std::find(keys.begin(), keys.end(), key);
       if (it == keys.end()) {
         keys.push_back(key);
-        groups_.push_back({i});
+        groups_.push_back({{-1, 0.0}, {i, 1.0}});
       } else {
-        groups_[it - keys.begin()].push_back(i);
+        groups_[it - keys.begin()].push_back({i, 1.0});
       }
     }
-    count_ = 1;
-    for (const auto& g : groups_) {
-      count_ *= static_cast<int64_t>(g.size()) + 1;
-      if (count_ > std::numeric_limits<int32_t>::max()) {
+    // The binary groups' count first: a delta button's values are only made
+    // if their number still fits.
+    auto multiply = [&](int64_t radix) {
+      if (radix > std::numeric_limits<int32_t>::max() / count_) {
         throw std::invalid_argument(
-            "too many button combinations for use_combined_action");
+            "too many button combinations for use_combined_action (more than "
+            "2^31 - 1)");
+      }
+      count_ *= radix;
+    };
+    for (const auto& g : groups_) multiply(static_cast<int64_t>(g.size()));
+    for (int i = 0; i < static_cast<int>(buttons.size()); ++i) {
+      for (const DeltaSetting& d : deltas) {
+        if (d.button != i || d.num <= 1) continue;
+        multiply(d.num);
+        // EnvPool's values: a float step, accumulated in float.
+        std::vector<std::pair<int, double>> values;
+        float step = (d.high - d.low) / static_cast<float>(d.num - 1);
+        float a = d.low;
+        for (int64_t k = 0; k < d.num; ++k, a += step) values.push_back({i, a});
+        groups_.push_back(std::move(values));
       }
     }
   }
   int64_t Count() const { return count_; }
   void Decode(int64_t index, std::vector<double>* action) const {
     std::fill(action->begin(), action->end(), 0.0);
+    for (int b : held_) (*action)[b] = 1.0;
     for (const auto& g : groups_) {
-      int64_t radix = static_cast<int64_t>(g.size()) + 1;
-      int64_t digit = index % radix;
+      int64_t radix = static_cast<int64_t>(g.size());
+      const auto& [button, value] = g[index % radix];
       index /= radix;
-      if (digit > 0) (*action)[g[digit - 1]] = 1.0;
+      if (button >= 0) (*action)[button] = value;
     }
   }
 
  private:
-  std::vector<std::vector<int>> groups_;  // indices into the buttons
+  // One digit each: the choices (button, value); button -1 sets nothing.
+  std::vector<std::vector<std::pair<int, double>>> groups_;
+  std::vector<int> held_;  // pressed in every action (force_speed's SPEED)
   int64_t count_ = 1;
 };
 
@@ -189,9 +369,16 @@ struct Setup {
   std::unique_ptr<vizdoom::DoomGame> game;
   std::vector<vizdoom::Button> buttons;
   std::vector<vizdoom::GameVariable> variables;  // reported in info
-  std::vector<double> pos_weight, neg_weight;    // per variable
-  bool shaped = false;
-  int screen_h = 0, screen_w = 0, channels = 1;
+  std::vector<double> pos_weight, neg_weight;    // per variable (float32s)
+  bool envpool_reward = false;                   // reward_mode "envpool"
+  bool shaped = false;  // reward_config or the weapon reward (or envpool)
+  bool weapon_shaped = false;
+  std::array<double, kWeaponSlots> weapon_reward{};
+  int64_t weapon_duration = 5;
+  bool force_speed = false;
+  std::vector<DeltaSetting> deltas;
+  int screen_h = 0, screen_w = 0;
+  int channels = 3;  // of the screen and the observation
 };
 
 inline std::string AbsoluteFile(const std::string& path, const char* what) {
@@ -201,6 +388,141 @@ inline std::string AbsoluteFile(const std::string& path, const char* what) {
                                 "' is not a file");
   }
   return std::filesystem::absolute(path).string();
+}
+
+inline vizdoom::Button ParseDeltaButton(const std::string& name) {
+  for (int i = 0; i <= static_cast<int>(vizdoom::MOVE_UP_DOWN_DELTA); ++i) {
+    auto b = static_cast<vizdoom::Button>(i);
+    if (vizdoom::isDeltaButton(b) && vizdoom::buttonToString(b) == name) {
+      return b;
+    }
+  }
+  throw std::invalid_argument(
+      "delta_button_config: '" + name +
+      "' is not a delta button (LOOK_UP_DOWN_DELTA, TURN_LEFT_RIGHT_DELTA, "
+      "MOVE_FORWARD_BACKWARD_DELTA, MOVE_LEFT_RIGHT_DELTA, MOVE_UP_DOWN_DELTA)");
+}
+
+inline void ConfigureActions(const Config& c, Setup* s) {
+  s->force_speed = c.GetBool("force_speed");
+  bool unused = false;
+  for (const auto& parts : SplitTable(c.GetString("delta_button_config"), &unused)) {
+    DeltaSetting d;
+    double low = 0.0, high = 0.0;
+    if (parts.size() != 4 || !ParseInt(parts[1], &d.num) ||
+        !ParseDouble(parts[2], &low) || !ParseDouble(parts[3], &high)) {
+      throw std::invalid_argument(
+          "delta_button_config entry '" + Join(parts) +
+          "' is not NAME:num:min:max (e.g. \"LOOK_UP_DOWN_DELTA:11:-10:10\")");
+    }
+    if (d.num < 1) {
+      throw std::invalid_argument("delta_button_config: " + parts[0] +
+                                  "'s num must be >= 1, got " + parts[1]);
+    }
+    vizdoom::Button b = ParseDeltaButton(parts[0]);
+    auto it = std::find(s->buttons.begin(), s->buttons.end(), b);
+    if (it == s->buttons.end()) {
+      throw std::invalid_argument("delta_button_config: the scenario has no " +
+                                  parts[0] + " button");
+    }
+    d.button = static_cast<int>(it - s->buttons.begin());
+    d.low = static_cast<float>(low);
+    d.high = static_cast<float>(high);
+    for (const DeltaSetting& other : s->deltas) {
+      if (other.button == d.button) {
+        throw std::invalid_argument("delta_button_config lists " + parts[0] +
+                                    " twice");
+      }
+    }
+    s->deltas.push_back(d);
+  }
+}
+
+// The reward: reward_mode, reward_config, the weapon reward; adds the game
+// variables they need to s->variables (and the game).
+inline void ConfigureReward(const Config& c, Setup* s) {
+  vizdoom::DoomGame& g = *s->game;
+  auto find_variable = [&](vizdoom::GameVariable v) -> int {
+    auto it = std::find(s->variables.begin(), s->variables.end(), v);
+    return it == s->variables.end() ? -1 : static_cast<int>(it - s->variables.begin());
+  };
+  auto add_variable = [&](vizdoom::GameVariable v) -> int {
+    int i = find_variable(v);
+    if (i >= 0) return i;
+    s->variables.push_back(v);
+    g.addAvailableGameVariable(v);
+    return static_cast<int>(s->variables.size()) - 1;
+  };
+  const std::string& mode = c.GetString("reward_mode");
+  if (mode != "scenario" && mode != "envpool") {
+    throw std::invalid_argument("reward_mode must be \"scenario\" (the "
+                                "scenario's reward) or \"envpool\" (EnvPool's "
+                                "shaping), got \"" + mode + "\"");
+  }
+  s->envpool_reward = mode == "envpool";
+  if (s->envpool_reward) {
+    for (vizdoom::GameVariable v : kEnvPoolVariables) add_variable(v);
+  }
+  for (const std::string& name : SplitNames(c.GetString("game_variables"))) {
+    add_variable(ParseGameVariable(name));
+  }
+
+  bool is_default = false;
+  auto table = SplitTable(c.GetString("reward_config"), &is_default);
+  if (is_default && s->envpool_reward) {
+    table = SplitTable(kEnvPoolRewardConfig, &is_default);
+  }
+  std::vector<std::pair<int, std::pair<double, double>>> weights;
+  for (const auto& parts : table) {
+    double pos = 0.0, neg = 0.0;
+    if (parts.size() != 3 || !ParseDouble(parts[1], &pos) ||
+        !ParseDouble(parts[2], &neg)) {
+      throw std::invalid_argument(
+          "reward_config entry '" + Join(parts) +
+          "' is not NAME:pos:neg with finite weights (e.g. "
+          "\"HEALTH:0.005:-0.003\")");
+    }
+    vizdoom::GameVariable v = ParseGameVariable(parts[0]);
+    // EnvPool shapes only the variables it tracks.
+    int i = s->envpool_reward ? find_variable(v) : add_variable(v);
+    if (i >= 0) weights.push_back({i, {pos, neg}});
+  }
+
+  auto weapon_table =
+      SplitTable(c.GetString("selected_weapon_reward_config"), &is_default);
+  if (is_default && s->envpool_reward) {
+    weapon_table = SplitTable(kEnvPoolWeaponReward, &is_default);
+  }
+  for (const auto& parts : weapon_table) {
+    int64_t slot = -1;
+    double reward = 0.0;
+    if (parts.size() != 2 || !ParseInt(parts[0], &slot) ||
+        !ParseDouble(parts[1], &reward) || slot < 0 || slot >= kWeaponSlots) {
+      throw std::invalid_argument(
+          "selected_weapon_reward_config entry '" + Join(parts) +
+          "' is not slot:reward with a weapon slot 0-9 and a finite reward "
+          "(e.g. \"3:0.001\")");
+    }
+    s->weapon_reward[slot] = static_cast<float>(reward);
+    s->weapon_shaped = true;
+  }
+  s->weapon_duration = c.GetInt("weapon_duration");
+  if (s->weapon_duration < 0) {
+    throw std::invalid_argument("weapon_duration must be >= 0 (steps), got " +
+                                std::to_string(s->weapon_duration));
+  }
+  if (s->weapon_shaped) {
+    add_variable(vizdoom::SELECTED_WEAPON);
+    add_variable(vizdoom::SELECTED_WEAPON_AMMO);
+  }
+
+  s->pos_weight.assign(s->variables.size(), 0.0);
+  s->neg_weight.assign(s->variables.size(), 0.0);
+  for (const auto& [i, w] : weights) {  // EnvPool's weights are float32
+    s->pos_weight[i] = static_cast<float>(w.first);
+    s->neg_weight[i] = static_cast<float>(w.second);
+  }
+  s->shaped = s->envpool_reward || s->weapon_shaped || !weights.empty();
 }
 
 inline Setup Configure(const Config& c) {
@@ -269,48 +591,9 @@ inline Setup Configure(const Config& c) {
   s.screen_h = g.getScreenHeight();
   s.screen_w = g.getScreenWidth();
   s.buttons = g.getAvailableButtons();
-
   s.variables = g.getAvailableGameVariables();
-  auto add_variable = [&](vizdoom::GameVariable v) -> std::size_t {
-    auto it = std::find(s.variables.begin(), s.variables.end(), v);
-    if (it != s.variables.end()) return it - s.variables.begin();
-    s.variables.push_back(v);
-    g.addAvailableGameVariable(v);
-    return s.variables.size() - 1;
-  };
-  for (const std::string& name : SplitNames(c.GetString("game_variables"))) {
-    add_variable(ParseGameVariable(name));
-  }
-  std::vector<std::pair<std::size_t, std::pair<double, double>>> weights;
-  for (const std::string& entry : SplitNames(c.GetString("reward_config"))) {
-    std::vector<std::string> parts;
-    std::stringstream ss(entry);
-    for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
-    double pos = 0.0, neg = 0.0;
-    try {
-      if (parts.size() != 3) throw std::invalid_argument("");
-      std::size_t used = 0;
-      pos = std::stod(parts[1], &used);
-      if (used != parts[1].size()) throw std::invalid_argument("");
-      neg = std::stod(parts[2], &used);
-      if (used != parts[2].size()) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      throw std::invalid_argument(
-          "reward_config entry '" + entry +
-          "' is not NAME:pos:neg (e.g. \"HEALTH:0.005:-0.003\")");
-    }
-    if (!std::isfinite(pos) || !std::isfinite(neg)) {
-      throw std::invalid_argument("reward_config weights must be finite");
-    }
-    weights.push_back({add_variable(ParseGameVariable(parts[0])), {pos, neg}});
-  }
-  s.pos_weight.assign(s.variables.size(), 0.0);
-  s.neg_weight.assign(s.variables.size(), 0.0);
-  for (const auto& [i, w] : weights) {
-    s.pos_weight[i] = w.first;
-    s.neg_weight[i] = w.second;
-    s.shaped = true;
-  }
+  ConfigureActions(c, &s);
+  ConfigureReward(c, &s);
   return s;
 }
 
@@ -331,11 +614,16 @@ class VizdoomEnv : public Env {
                   {"img_width", int64_t{84}},
                   {"stack_num", int64_t{4}},
                   {"frame_skip", int64_t{4}},
-                  {"gray_scale", true},
+                  {"gray_scale", false},
                   {"use_combined_action", false},
+                  {"force_speed", false},
+                  {"delta_button_config", std::string()},
                   {"episodic_life", false},
                   {"game_variables", std::string()},
+                  {"reward_mode", std::string("scenario")},
                   {"reward_config", std::string()},
+                  {"selected_weapon_reward_config", std::string()},
+                  {"weapon_duration", int64_t{5}},
                   {"engine_timeout", 30.0}};
   }
 
@@ -349,7 +637,9 @@ class VizdoomEnv : public Env {
         {0.0}, {255.0});
     if (config.GetBool("use_combined_action")) {
       spec.action = MakeDiscrete(
-          "action", vizdoom_detail::CombinedActions(s.buttons).Count());
+          "action",
+          vizdoom_detail::CombinedActions(s.buttons, s.force_speed, s.deltas)
+              .Count());
     } else {
       std::vector<double> low, high;
       for (vizdoom::Button b : s.buttons) {
@@ -361,16 +651,21 @@ class VizdoomEnv : public Env {
           "action", {static_cast<int64_t>(s.buttons.size())}, low, high);
     }
     for (vizdoom::GameVariable v : s.variables) {
-      spec.info.push_back(MakeScalar<double>(vizdoom::gameVariableToString(v)));
+      spec.info.push_back(MakeScalar<double>(vizdoom_detail::VariableName(v)));
     }
     spec.max_episode_steps = config.GetInt("max_episode_steps");
+    spec.render_height = s.screen_h;
+    spec.render_width = s.screen_w;
     return spec;
   }
 
   VizdoomEnv(const Config& config, uint64_t seed)
       : setup_(vizdoom_detail::Configure(config)),
         game_(*setup_.game),
-        combined_(setup_.buttons),
+        combined_(setup_.buttons, setup_.force_speed,
+                  config.GetBool("use_combined_action")
+                      ? setup_.deltas
+                      : std::vector<vizdoom_detail::DeltaSetting>()),
         use_combined_(config.GetBool("use_combined_action")),
         episodic_life_(config.GetBool("episodic_life")),
         frame_skip_(static_cast<unsigned>(config.GetInt("frame_skip"))),
@@ -449,13 +744,10 @@ class VizdoomEnv : public Env {
       ReadVariables();
       r.terminated = finished || (episodic_life_ && game_.isPlayerDead());
     });
-    double reward = game_.getLastReward();
-    if (setup_.shaped) {
-      for (std::size_t i = 0; i < vars_.size(); ++i) {
-        double delta = vars_[i] - base_vars_[i];
-        reward += delta >= 0 ? delta * setup_.pos_weight[i]
-                             : -delta * setup_.neg_weight[i];
-      }
+    double reward = setup_.envpool_reward ? 0.0 : game_.getLastReward();
+    // EnvPool has no state to shape from on the step that ends an episode.
+    if (setup_.shaped && !(setup_.envpool_reward && finished)) {
+      reward += Shaping();
     }
     base_vars_ = vars_;
     r.reward = static_cast<float>(reward);
@@ -471,6 +763,26 @@ class VizdoomEnv : public Env {
     }
     for (std::size_t i = 0; i < vars_.size(); ++i) {
       *row.Info<double>(static_cast<int>(i)) = vars_[i];
+    }
+  }
+
+  // The last screen as HWC RGB (a gray one in all three channels); black if
+  // there was none yet.
+  void Render(uint8_t* rgb) override {
+    const std::size_t plane =
+        static_cast<std::size_t>(setup_.screen_h) * setup_.screen_w;
+    const std::size_t channels = static_cast<std::size_t>(setup_.channels);
+    if (screen_ == nullptr || screen_->size() < channels * plane) {
+      std::memset(rgb, 0, 3 * plane);
+      return;
+    }
+    const uint8_t* src = screen_->data();
+    const uint8_t* green = src + (channels == 3 ? plane : 0);
+    const uint8_t* blue = src + (channels == 3 ? 2 * plane : 0);
+    for (std::size_t i = 0; i < plane; ++i) {
+      rgb[3 * i] = src[i];
+      rgb[3 * i + 1] = green[i];
+      rgb[3 * i + 2] = blue[i];
     }
   }
 
@@ -492,10 +804,19 @@ class VizdoomEnv : public Env {
         bool fired = watchdog_.Fired();
         CloseEngine();
         if (collided && attempt < 4) continue;
+        std::string why = e.what();
+        while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) {
+          why.pop_back();
+        }
+        if (why.find("No player 1 start") != std::string::npos) {
+          why += " (the map has deathmatch starts only: host a deathmatch, "
+                 "game_args=\"-host 1 -deathmatch\", as Cig-v1 and "
+                 "MultiDuel-v1 do by default)";
+        }
         throw std::runtime_error(
             fired ? "the ViZDoom engine did not start within " +
                         Seconds(std::max(timeout_s_, 30.0)) + " and was killed"
-                  : std::string("the ViZDoom engine did not start: ") + e.what());
+                  : "the ViZDoom engine did not start: " + why);
       }
       fresh_ = true;
       return;
@@ -545,12 +866,14 @@ class VizdoomEnv : public Env {
     return os.str();
   }
 
-  // The current screen becomes the newest frame.
+  // The current screen becomes the newest frame (and what Render shows: the
+  // state's buffer is kept, not copied).
   void PushScreen() {
     vizdoom::GameStatePtr state = game_.getState();
     if (state == nullptr || state->screenBuffer == nullptr) return;
+    screen_ = state->screenBuffer;
     newest_ = (newest_ + 1) % stack_;
-    const uint8_t* src = state->screenBuffer->data();
+    const uint8_t* src = screen_->data();
     uint8_t* dst = &frames_[newest_ * frame_bytes_];
     const std::size_t in_plane =
         static_cast<std::size_t>(setup_.screen_h) * setup_.screen_w;
@@ -566,8 +889,64 @@ class VizdoomEnv : public Env {
     }
   }
 
+  // reward_config's and the weapon reward's shaping from base_vars_ to
+  // vars_, computed as EnvPool computes it (its float32 arithmetic, caps and
+  // HEALTH fix-up, which also corrects vars_ and base_vars_).
+  float Shaping() {
+    float reward = 0.0f;
+    int weapon = -1, ammo = 0;
+    for (std::size_t i = 0; i < vars_.size(); ++i) {
+      double delta = vars_[i] - base_vars_[i];
+      switch (setup_.variables[i]) {
+        case vizdoom::DAMAGECOUNT:  // else BFG and shotguns pay too much
+          delta = std::min(delta, 200.0);
+          break;
+        case vizdoom::HITCOUNT:
+          delta = std::min(delta, 5.0);
+          break;
+        case vizdoom::SELECTED_WEAPON:
+          weapon = static_cast<int>(vars_[i]);
+          break;
+        case vizdoom::SELECTED_WEAPON_AMMO:
+          ammo = static_cast<int>(vars_[i]);
+          break;
+        case vizdoom::HEALTH:  // ViZDoom can read -999900 (issue 202)
+          if (base_vars_[i] < 0 && vars_[i] < 0) {
+            base_vars_[i] = vars_[i] = 100;
+          } else if (vars_[i] < 0) {
+            vars_[i] = base_vars_[i];
+          } else if (base_vars_[i] < 0) {
+            base_vars_[i] = vars_[i];
+          }
+          delta = vars_[i] - base_vars_[i];
+          break;
+        default:
+          break;
+      }
+      if (delta >= 0) {
+        reward += static_cast<float>(delta * setup_.pos_weight[i]);
+      } else {
+        reward -= static_cast<float>(delta * setup_.neg_weight[i]);
+      }
+    }
+    if (setup_.weapon_shaped) {
+      if (weapon == held_weapon_) {
+        ++held_steps_;
+      } else {
+        held_weapon_ = weapon;
+        held_steps_ = 1;
+      }
+      if (weapon >= 0 && weapon < vizdoom_detail::kWeaponSlots &&
+          held_steps_ >= setup_.weapon_duration && ammo > 0) {
+        reward += setup_.weapon_reward[weapon];
+      }
+    }
+    return reward;
+  }
+
   // A new episode (or life): every stacked frame is the first screen, and
-  // reward shaping counts from the current game variables.
+  // reward shaping counts from the current game variables (and the weapon
+  // now selected, held for one step, as EnvPool counts).
   void StartObservation() {
     PushScreen();
     for (int k = 0; k < stack_; ++k) {
@@ -578,6 +957,12 @@ class VizdoomEnv : public Env {
     }
     ReadVariables();
     base_vars_ = vars_;
+    if (setup_.shaped) {
+      held_weapon_ = -1;
+      held_steps_ = 0;
+      Shaping();
+      base_vars_ = vars_;
+    }
   }
 
   vizdoom_detail::Setup setup_;
@@ -595,8 +980,11 @@ class VizdoomEnv : public Env {
   std::size_t frame_bytes_;
   std::vector<uint8_t> frames_;  // stack_ frames, a ring; newest_ is the last
   int newest_ = 0;
+  vizdoom::ImageBufferPtr screen_;  // the last screen (the state's buffer)
   std::vector<double> action_;
   std::vector<double> vars_, base_vars_;
+  int held_weapon_ = -1;  // the weapon reward's selected weapon
+  int64_t held_steps_ = 0;  // steps it has been selected
   unsigned seed_ = 0;
   bool reseed_ = false;
   bool fresh_ = false;  // the episode init() started is still untouched
