@@ -32,5 +32,5 @@ for f in "${files[@]}"; do
   echo "$out" > "$work/$name.log"
   summary=$(echo "$out" | tail -n 1)
   echo "$f: $summary"
-  if [ -n "${VERBOSE:-}" ]; then echo "$out" | grep -E "^(FAILED|ERROR)" | sed 's/^/    /'; fi
+  if [ -n "${VERBOSE:-}" ]; then echo "$out" | grep -E "^(SUB)?(FAILED|ERROR)" | sed 's/^/    /'; fi
 done

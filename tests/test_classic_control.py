@@ -185,7 +185,7 @@ def test_spaces_match_gymnasium(task):
 
 
 def test_invalid_options_are_rejected():
-    with pytest.raises(ValueError, match="g must be finite"):
+    with pytest.raises(ValueError, match="'g' must be a finite number"):
         envpool_lite.make("Pendulum-v1", num_envs=1, g=float("inf"))
     with pytest.raises(ValueError, match="goal_velocity"):
         envpool_lite.make("MountainCar-v0", num_envs=1, goal_velocity=float("nan"))

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <sstream>
+#include <type_traits>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -34,7 +36,15 @@ py::object OptionToPy(const OptionValue& v) {
 
 OptionValue OptionFromPy(const std::string& name, const py::handle& h) {
   if (py::isinstance<py::bool_>(h)) return h.cast<bool>();
-  if (py::isinstance<py::int_>(h)) return h.cast<int64_t>();
+  if (py::isinstance<py::int_>(h)) {
+    try {
+      return h.cast<int64_t>();
+    } catch (const py::cast_error&) {
+      throw py::value_error("option '" + name + "' = " +
+                            std::string(py::str(h)) +
+                            " does not fit a 64-bit int");
+    }
+  }
   if (py::isinstance<py::float_>(h)) return h.cast<double>();
   if (py::isinstance<py::str>(h)) return h.cast<std::string>();
   throw py::type_error("option '" + name + "' has unsupported type " +
@@ -76,6 +86,14 @@ py::dict EnvSpecToPy(const EnvSpec& spec) {
   return out;
 }
 
+[[noreturn]] inline void ThrowNonFinite(double v, const char* dtype) {
+  std::ostringstream msg;
+  msg << "action value " << v << " is not a finite " << dtype
+      << (std::isfinite(v) ? " (beyond the range of the action space's dtype)"
+                           : "");
+  throw py::value_error(msg.str());
+}
+
 // Copies `src` (any numeric numpy array, C-contiguous) into `dst` as the
 // action spec's dtype, validating each value.
 template <typename Src>
@@ -90,17 +108,25 @@ void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
                                "action space, got a float array");
         } else {
           auto v = src[i];
-          bool ok = spec.num_values > 0
-                        ? (v >= 0 && static_cast<uint64_t>(v) <
-                                         static_cast<uint64_t>(spec.num_values))
-                        : (static_cast<int64_t>(v) >=
-                               std::numeric_limits<int32_t>::min() &&
-                           static_cast<int64_t>(v) <=
-                               std::numeric_limits<int32_t>::max());
+          // Compared in the source's own signedness: a huge uint64 is
+          // reported as given, not wrapped to a negative number.
+          bool ok;
+          if constexpr (std::is_signed_v<Src>) {
+            ok = spec.num_values > 0
+                     ? (v >= 0 && static_cast<int64_t>(v) < spec.num_values)
+                     : (static_cast<int64_t>(v) >=
+                            std::numeric_limits<int32_t>::min() &&
+                        static_cast<int64_t>(v) <=
+                            std::numeric_limits<int32_t>::max());
+          } else {
+            ok = static_cast<uint64_t>(v) <
+                 static_cast<uint64_t>(spec.num_values > 0
+                                           ? spec.num_values
+                                           : std::numeric_limits<int32_t>::max());
+          }
           if (!ok) {
             throw py::value_error(
-                "action " + std::to_string(static_cast<int64_t>(v)) +
-                " out of range for Discrete(" +
+                "action " + std::to_string(v) + " out of range for Discrete(" +
                 std::to_string(spec.num_values) + ")");
           }
           out[i] = static_cast<int32_t>(v);
@@ -110,14 +136,16 @@ void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
     }
     case DType::kFloat32:
     case DType::kFloat64: {
+      // The finiteness check applies to the value the env will see: a
+      // float64 beyond float32's range would become inf.
       for (std::size_t i = 0; i < n; ++i) {
-        double v = static_cast<double>(src[i]);
-        if (!std::isfinite(v)) {
-          throw py::value_error("action contains a non-finite value");
-        }
         if (spec.dtype == DType::kFloat32) {
-          reinterpret_cast<float*>(dst)[i] = static_cast<float>(src[i]);
+          const float v = static_cast<float>(src[i]);
+          if (!std::isfinite(v)) ThrowNonFinite(static_cast<double>(src[i]), "float32");
+          reinterpret_cast<float*>(dst)[i] = v;
         } else {
+          const double v = static_cast<double>(src[i]);
+          if (!std::isfinite(v)) ThrowNonFinite(v, "float64");
           reinterpret_cast<double*>(dst)[i] = v;
         }
       }
@@ -245,12 +273,7 @@ class PyEnvPool {
 
   py::tuple Recv(const py::object& timeout) {
     CheckOpen();
-    int64_t timeout_ns = -1;
-    if (!timeout.is_none()) {
-      double t = timeout.cast<double>();
-      if (!(t >= 0)) throw py::value_error("timeout must be >= 0 or None");
-      timeout_ns = static_cast<int64_t>(t * 1e9);
-    }
+    const int64_t timeout_ns = TimeoutNs(timeout);
     Batch batch;
     {
       py::gil_scoped_release release;
@@ -325,6 +348,26 @@ class PyEnvPool {
     if (pool_->Closed()) throw std::logic_error("the env pool is closed");
   }
 
+  // recv(timeout=): None or a number of seconds >= 0; -1 means no limit
+  // (inf too: a limit beyond a year is none).
+  static int64_t TimeoutNs(const py::object& timeout) {
+    if (timeout.is_none()) return -1;
+    if (py::isinstance<py::bool_>(timeout) ||
+        !(py::isinstance<py::int_>(timeout) ||
+          py::isinstance<py::float_>(timeout) ||
+          py::hasattr(timeout, "__float__"))) {
+      throw py::type_error("timeout must be a number of seconds or None, got " +
+                           std::string(py::str(py::type::of(timeout).attr("__name__"))));
+    }
+    const double t = py::float_(timeout).cast<double>();
+    if (!(t >= 0)) {
+      throw py::value_error("timeout must be >= 0 seconds or None, got " +
+                            std::string(py::str(timeout)));
+    }
+    if (t > 3.0e7) return -1;
+    return static_cast<int64_t>(t * 1e9);
+  }
+
   // None: every env in sync mode, else the envs of the last batch received.
   std::vector<int32_t> EnvIds(const py::object& env_id) const {
     if (env_id.is_none()) return pool_->IsSync() ? all_ids_ : last_ids_;
@@ -336,11 +379,19 @@ class PyEnvPool {
       throw py::type_error("env_id must be integers, got dtype " +
                            std::string(py::str(arr.dtype())));
     }
-    py::array_t<int64_t> ids64 = arr.attr("astype")("int64");
-    std::vector<int32_t> ids(ids64.size());
-    const int64_t* p = ids64.data();
+    // Unsigned ids stay unsigned: 2**64 - 1 is reported as given.
+    if (kind == 'u') return CheckedIds(py::array_t<uint64_t>(arr.attr("astype")("uint64")));
+    return CheckedIds(py::array_t<int64_t>(arr.attr("astype")("int64")));
+  }
+
+  template <typename T>
+  std::vector<int32_t> CheckedIds(const py::array_t<T>& values) const {
+    std::vector<int32_t> ids(values.size());
+    const T* p = values.data();
     for (std::size_t i = 0; i < ids.size(); ++i) {
-      if (p[i] < 0 || p[i] >= pool_->NumEnvs()) {
+      bool ok = p[i] < static_cast<T>(pool_->NumEnvs());
+      if constexpr (std::is_signed_v<T>) ok = ok && p[i] >= 0;
+      if (!ok) {
         throw py::value_error("env_id " + std::to_string(p[i]) +
                               " out of range [0, " +
                               std::to_string(pool_->NumEnvs()) + ")");
@@ -352,8 +403,22 @@ class PyEnvPool {
 
   const char* ConvertActions(const py::object& action, std::size_t n) {
     const ArraySpec& spec = pool_->Spec().action;
-    py::array arr = py::array::ensure(action, py::array::c_style);
+    // Aligned and in this machine's byte order: a big-endian array is
+    // converted (by numpy), never read as if it were little-endian.
+    py::array arr = py::array::ensure(
+        action, py::array::c_style | py::detail::npy_api::NPY_ARRAY_ALIGNED_);
     if (!arr) throw py::type_error("action must be array-like");
+    const char order = arr.dtype().byteorder();  // '=', '|', '<' or '>'
+    if (order == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? '>' : '<')) {
+      arr = py::array(arr.attr("astype")(arr.dtype().attr("newbyteorder")("=")));
+    }
+    {
+      char k = arr.dtype().kind();
+      int sz = static_cast<int>(arr.dtype().itemsize());
+      if (k == 'f' && sz != 4 && sz != 8) {  // float16, longdouble
+        arr = py::array(arr.attr("astype")("float64"));
+      }
+    }
     // Expected shape: (n, *spec.shape).
     bool shape_ok = arr.ndim() == static_cast<py::ssize_t>(1 + spec.shape.size()) &&
                     arr.shape(0) == static_cast<py::ssize_t>(n);

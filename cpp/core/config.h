@@ -2,8 +2,11 @@
 // defaults each env declares and the values a user passed to make().
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -38,22 +41,62 @@ class Config {
     if (auto* i = std::get_if<int64_t>(&v)) return *i != 0;
     throw std::invalid_argument("option '" + name + "' must be a bool");
   }
+  // Every int option lands in a C++ int somewhere, so it must fit one:
+  // 2**32 + 5 must not quietly become 5.
   int64_t GetInt(const std::string& name) const {
-    const OptionValue& v = Raw(name);
-    if (auto* i = std::get_if<int64_t>(&v)) return *i;
-    if (auto* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
-    if (auto* d = std::get_if<double>(&v)) {
-      if (static_cast<double>(static_cast<int64_t>(*d)) == *d) {
-        return static_cast<int64_t>(*d);
-      }
-    }
-    throw std::invalid_argument("option '" + name + "' must be an int");
+    return GetInt(name, std::numeric_limits<int32_t>::min(),
+                  std::numeric_limits<int32_t>::max());
   }
-  double GetFloat(const std::string& name) const {
+  // An int option that must lie in [lo, hi]; the message names it.
+  int64_t GetInt(const std::string& name, int64_t lo, int64_t hi) const {
     const OptionValue& v = Raw(name);
-    if (auto* d = std::get_if<double>(&v)) return *d;
-    if (auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
-    throw std::invalid_argument("option '" + name + "' must be a float");
+    int64_t value = 0;
+    if (auto* i = std::get_if<int64_t>(&v)) {
+      value = *i;
+    } else if (auto* b = std::get_if<bool>(&v)) {
+      value = *b ? 1 : 0;
+    } else {
+      throw std::invalid_argument("option '" + name + "' must be an int");
+    }
+    if (value < lo || value > hi) {
+      throw std::invalid_argument("option '" + name + "' must be in [" +
+                                  std::to_string(lo) + ", " +
+                                  std::to_string(hi) + "], got " +
+                                  std::to_string(value));
+    }
+    return value;
+  }
+  // A float option: finite (NaN or inf would quietly poison every step).
+  double GetFloat(const std::string& name) const {
+    return GetFloat(name, -std::numeric_limits<double>::max(),
+                    std::numeric_limits<double>::max());
+  }
+  // A float option that must lie in [lo, hi]; the message names it.
+  double GetFloat(const std::string& name, double lo, double hi) const {
+    const OptionValue& v = Raw(name);
+    double value = 0.0;
+    if (auto* d = std::get_if<double>(&v)) {
+      value = *d;
+    } else if (auto* i = std::get_if<int64_t>(&v)) {
+      value = static_cast<double>(*i);
+    } else {
+      throw std::invalid_argument("option '" + name + "' must be a float");
+    }
+    if (!(value >= lo && value <= hi)) {  // NaN fails too
+      std::ostringstream msg;
+      msg << "option '" << name << "' must be ";
+      if (lo == -std::numeric_limits<double>::max() &&
+          hi == std::numeric_limits<double>::max()) {
+        msg << "a finite number";
+      } else if (std::isinf(lo) && std::isinf(hi)) {
+        msg << "a number (not NaN)";
+      } else {
+        msg << "in [" << lo << ", " << hi << "]";
+      }
+      msg << ", got " << value;
+      throw std::invalid_argument(msg.str());
+    }
+    return value;
   }
   const std::string& GetString(const std::string& name) const {
     const OptionValue& v = Raw(name);

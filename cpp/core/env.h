@@ -27,6 +27,9 @@ struct EnvSpec {
   // drawn in Python by gymnasium's own renderer, from Env::RenderState()).
   int64_t render_height = 0;
   int64_t render_width = 0;
+  // Memory an env uses outside this process (ViZDoom's engine process), for
+  // the pool's check that num_envs envs fit in memory before building them.
+  int64_t external_bytes_per_env = 0;
 };
 
 struct StepResult {

@@ -7,24 +7,31 @@
 // SAME_STEP: the env resets inside the step that ended the episode, and the
 // final observation goes to the final_obs field), and error capture.
 //
-// Threading contract: send(), recv() and close() are called by one thread at
-// a time (the Python binding holds the GIL for send/close); workers only
-// touch their env, its action row and the output rows they claim.
+// Threading contract: send(), recv(), render() are called by one thread at a
+// time, and the EntryGate enforces it (a second caller gets
+// ConcurrentUseError). close() may come from any thread: it wakes a blocked
+// recv(), waits for it to leave, then frees the envs. Workers only touch
+// their env, its action row and the output rows they claim.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include "action_buffer_queue.h"
+#include "entry_gate.h"
 #include "env.h"
 #include "registry.h"
 #include "state_buffer_queue.h"
@@ -102,14 +109,24 @@ class EnvPool {
     if (static_cast<int>(options.seeds.size()) != num_envs_) {
       throw std::invalid_argument("need one seed per env");
     }
+    if (num_envs_ > kMaxEnvs) {
+      throw std::invalid_argument("num_envs must be <= " +
+                                  std::to_string(kMaxEnvs) + ", got " +
+                                  std::to_string(num_envs_));
+    }
     int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    if (options.num_threads < 0 || options.num_threads > kMaxThreads) {
+      throw std::invalid_argument("num_threads must be in [0, " +
+                                  std::to_string(kMaxThreads) +
+                                  "] (0: one per core), got " +
+                                  std::to_string(options.num_threads));
+    }
     num_threads_ = options.num_threads > 0 ? options.num_threads
                                            : std::min(batch_size_, cores);
-    if (options.num_threads < 0) {
-      throw std::invalid_argument("num_threads must be >= 0");
-    }
 
     fields_ = BuildFields();
+    CheckStateMemory();
+    std::unique_ptr<Env> first = BuildFirstEnv(descriptor, config, options.seeds[0]);
     state_queue_ = std::make_unique<StateBufferQueue>(fields_, batch_size_,
                                                       num_envs_);
     action_queue_ = std::make_unique<ActionBufferQueue>(num_envs_);
@@ -117,29 +134,11 @@ class EnvPool {
     in_flight_.assign(num_envs_, 0);
     seen_.assign(num_envs_, 0);
     envs_ = std::vector<EnvState>(num_envs_);
-    // Build envs in parallel: some (emulators, engines) are slow to start.
-    std::atomic<int> next{0};
-    std::string error;
-    std::atomic<bool> failed{false};
-    {
-      std::vector<std::thread> builders;
-      for (int t = 0; t < num_threads_; ++t) {
-        builders.emplace_back([&] {
-          for (int i = next++; i < num_envs_; i = next++) {
-            try {
-              envs_[i].env = descriptor.make_env(config, options.seeds[i]);
-            } catch (const std::exception& e) {
-              if (!failed.exchange(true)) error = e.what();
-            }
-          }
-        });
-      }
-      for (auto& b : builders) b.join();
-    }
-    if (failed) throw std::runtime_error("failed to create env: " + error);
+    envs_[0].env = std::move(first);
+    BuildEnvs(descriptor, config, options.seeds);
     threads_ = std::make_unique<ThreadPool>(
         num_threads_, options.thread_affinity_offset,
-        [this](int) { WorkerLoop(); });
+        [this](int) { WorkerLoop(); }, [this] { action_queue_->Stop(); });
   }
 
   ~EnvPool() { Close(); }
@@ -152,7 +151,7 @@ class EnvPool {
   int BatchSize() const { return batch_size_; }
   int NumThreads() const { return num_threads_; }
   bool IsSync() const { return batch_size_ == num_envs_; }
-  bool Closed() const { return closed_; }
+  bool Closed() const { return closing_.load(std::memory_order_relaxed); }
   int InFlight() const { return in_flight_count_; }
   int InfoBegin() const { return kNumStandardFields; }
   int64_t BlocksAllocated() const { return state_queue_->Pool()->Allocated(); }
@@ -160,6 +159,7 @@ class EnvPool {
   // Queue a step for each env in env_ids with the matching row of `actions`
   // (n rows of the action spec's dtype and shape, already validated).
   void Send(const int32_t* env_ids, int n, const char* actions) {
+    Entry entry(*this, "send");
     CheckIds(env_ids, n);
     for (int i = 0; i < n; ++i) {
       std::memcpy(&actions_[static_cast<std::size_t>(env_ids[i]) * action_bytes_],
@@ -171,6 +171,7 @@ class EnvPool {
 
   // Queue a reset for each env in env_ids; with seeds, re-seed each first.
   void SendReset(const int32_t* env_ids, int n, const uint64_t* seeds) {
+    Entry entry(*this, "reset");
     CheckIds(env_ids, n);
     Enqueue(env_ids, n, /*reset=*/true, seeds);
   }
@@ -178,7 +179,7 @@ class EnvPool {
   // Wait for min(batch_size, in-flight) results. `poll` runs every ~20 ms of
   // sleep (the binding checks for Ctrl-C there; it may throw).
   Batch Recv(int64_t timeout_ns, const std::function<void()>& poll) {
-    CheckOpen();
+    Entry entry(*this, "recv");
     if (in_flight_count_ == 0) {
       throw std::logic_error(
           "recv() with no env in flight: call send() or async_reset() first");
@@ -204,6 +205,7 @@ class EnvPool {
   // spec.render_height x render_width x 3. Called on the send/recv thread,
   // which owns the in-flight flags, so no worker touches these envs now.
   void Render(const int32_t* env_ids, int n, uint8_t* rgb) {
+    Entry entry(*this, "render");
     CheckRenderable(env_ids, n);
     const std::size_t frame = static_cast<std::size_t>(spec_.render_height) *
                               spec_.render_width * 3;
@@ -214,19 +216,198 @@ class EnvPool {
 
   // The physical state a Python renderer draws env_id from.
   std::vector<double> RenderState(int32_t env_id) {
+    Entry entry(*this, "render");
     CheckRenderable(&env_id, 1);
     return envs_[env_id].env->RenderState();
   }
 
+  // Any thread, any time, idempotent. Returns once the envs are freed, except
+  // when called from inside this pool's own recv() (a signal handler): then
+  // that recv() frees them as it returns (see EntryGate).
   void Close() {
-    if (closed_) return;
-    closed_ = true;
-    if (action_queue_) action_queue_->Stop();
-    threads_.reset();  // joins
+    if (fork_generation_ != ForkGeneration()) {
+      Abandon();
+      return;
+    }
+    if (!closing_.exchange(true)) {
+      action_queue_->Stop();      // workers finish their step and exit
+      state_queue_->WakeAll();    // a recv() asleep on a batch wakes up
+    }
+    if (!gate_.EnterForClose()) {
+      teardown_pending_ = true;   // this thread is inside recv(): it will
+      return;
+    }
+    Teardown();
+    gate_.Leave();
+  }
+
+  // Limits checked before anything is allocated.
+  static constexpr int kMaxEnvs = 1 << 20;
+  static constexpr int kMaxThreads = 1024;
+
+ private:
+  // Holds the EntryGate for one call of a public entry point.
+  class Entry {
+   public:
+    Entry(EnvPool& pool, const char* call) : pool_(pool) {
+      if (pool_.fork_generation_ != ForkGeneration()) {
+        throw std::logic_error(
+            std::string(call) +
+            "(): this pool was made before fork(); its worker threads do not "
+            "exist in this child process. Make a new pool in the child "
+            "(envpool_lite.make(...)); the parent's pool is unaffected");
+      }
+      pool_.gate_.Enter(call);
+      if (pool_.closing_.load(std::memory_order_acquire)) {
+        pool_.gate_.Leave();
+        throw std::logic_error("the env pool is closed");
+      }
+    }
+    ~Entry() {
+      if (pool_.teardown_pending_) pool_.Teardown();
+      pool_.gate_.Leave();
+    }
+    Entry(const Entry&) = delete;
+    Entry& operator=(const Entry&) = delete;
+
+   private:
+    EnvPool& pool_;
+  };
+
+  // With the gate held and the queue stopped: join the workers (each ends
+  // after at most the step it is in) and free the envs.
+  void Teardown() noexcept {
+    teardown_pending_ = false;
+    if (torn_down_) return;
+    torn_down_ = true;
+    threads_.reset();
     envs_.clear();
   }
 
- private:
+  // A forked child: the workers do not exist here, and the envs' resources
+  // (an engine process, for ViZDoom) belong to the parent. Joining or
+  // freeing them would hang or break the parent's pool, so they are let go.
+  void Abandon() noexcept {
+    closing_.store(true);
+    if (torn_down_) return;
+    torn_down_ = true;
+    (void)threads_.release();
+    for (EnvState& s : envs_) (void)s.env.release();
+  }
+
+  // Env 0 is built first, alone, before any buffer is allocated, to measure
+  // what one env costs: num_envs that cannot fit in memory fail now, not
+  // after minutes of building (or at the kernel's OOM killer).
+  std::unique_ptr<Env> BuildFirstEnv(const EnvDescriptor& descriptor,
+                                     const Config& config, uint64_t seed) {
+    const double before = ResidentBytes();
+    std::unique_ptr<Env> env;
+    try {
+      env = descriptor.make_env(config, seed);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string("failed to create env: ") + e.what());
+    }
+    const double one_env = std::max(0.0, ResidentBytes() - before) +
+                           static_cast<double>(spec_.external_bytes_per_env);
+    const double needed = one_env * (num_envs_ - 1);
+    const double available = AvailableMemoryBytes();
+    if (num_envs_ > 1 && available > 0 && needed > 0.8 * available) {
+      throw std::invalid_argument(
+          "num_envs=" + std::to_string(num_envs_) + " would need about " +
+          GiB(needed) + " for its envs (" + GiB(one_env) +
+          " each, measured on the first), more than 80% of the " +
+          GiB(available) + " of memory available: lower num_envs");
+    }
+    return env;
+  }
+
+  // Envs 1.. are built in parallel (emulators and engines are slow to
+  // start); the first failure stops the rest (an engine that does not start
+  // would otherwise cost its timeout once per env).
+  void BuildEnvs(const EnvDescriptor& descriptor, const Config& config,
+                 const std::vector<uint64_t>& seeds) {
+    std::atomic<int> next{1};
+    std::string error;
+    std::atomic<bool> failed{false};
+    auto build = [&] {
+      for (int i = next++; i < num_envs_ && !failed.load(); i = next++) {
+        try {
+          envs_[i].env = descriptor.make_env(config, seeds[i]);
+        } catch (const std::exception& e) {
+          if (!failed.exchange(true)) error = e.what();
+        }
+      }
+    };
+    std::vector<std::thread> builders;
+    try {
+      for (int t = 1; t < std::min(num_threads_, num_envs_); ++t) {
+        builders.emplace_back(build);
+      }
+    } catch (const std::system_error& e) {
+      failed.store(true);  // the builders already started stop early
+      for (auto& b : builders) b.join();
+      throw std::runtime_error(
+          std::string("could not start a thread to build envs (") + e.what() +
+          "): the system's thread or memory limit is reached; use fewer "
+          "num_threads");
+    }
+    build();  // this thread builds too
+    for (auto& b : builders) b.join();
+    if (failed) throw std::runtime_error("failed to create env: " + error);
+  }
+
+  // The state blocks (every output row of every env, plus a few spare
+  // batches) must fit in memory: a huge num_envs or image size fails here,
+  // in microseconds, rather than after minutes of building envs.
+  void CheckStateMemory() const {
+    double row = 0;
+    for (const FieldLayout& f : fields_) row += static_cast<double>(f.spec.NumBytes());
+    const double bytes = row * (num_envs_ + 3.0 * batch_size_);
+    const double available = AvailableMemoryBytes();
+    if (available > 0 && bytes > 0.8 * available) {
+      throw std::invalid_argument(
+          "num_envs=" + std::to_string(num_envs_) + " with batch_size=" +
+          std::to_string(batch_size_) + " needs " + GiB(bytes) +
+          " for its output buffers (" + std::to_string(static_cast<int64_t>(row)) +
+          " bytes per env, observation size included), more than 80% of the " +
+          GiB(available) + " of memory available: lower num_envs or the "
+          "observation size (img_height, img_width, stack_num)");
+    }
+  }
+
+  static std::string GiB(double bytes) {
+    char buf[32];
+    if (bytes < 1024.0 * 1024 * 1024) {
+      std::snprintf(buf, sizeof(buf), "%.1f MiB", bytes / (1024.0 * 1024));
+    } else {
+      std::snprintf(buf, sizeof(buf), "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+    }
+    return buf;
+  }
+
+  // This process's resident memory (Linux /proc), else 0.
+  static double ResidentBytes() {
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    if (f == nullptr) return 0;
+    long size = 0, resident = 0;
+    const int read = std::fscanf(f, "%ld %ld", &size, &resident);
+    std::fclose(f);
+    return read == 2 ? static_cast<double>(resident) * sysconf(_SC_PAGESIZE) : 0;
+  }
+
+  // MemAvailable from /proc/meminfo (Linux), else 0 (unknown: no check).
+  static double AvailableMemoryBytes() {
+    std::FILE* f = std::fopen("/proc/meminfo", "r");
+    if (f == nullptr) return 0;
+    char line[256];
+    double kb = 0;
+    while (std::fgets(line, sizeof(line), f) != nullptr) {
+      if (std::sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
+    }
+    std::fclose(f);
+    return kb * 1024.0;
+  }
+
   struct alignas(64) EnvState {
     std::unique_ptr<Env> env;
     int32_t elapsed = 0;
@@ -272,12 +453,7 @@ class EnvPool {
     return f;
   }
 
-  void CheckOpen() const {
-    if (closed_) throw std::logic_error("the env pool is closed");
-  }
-
   void CheckRenderable(const int32_t* env_ids, int n) const {
-    CheckOpen();
     for (int i = 0; i < n; ++i) {
       const int32_t id = env_ids[i];
       if (id < 0 || id >= num_envs_) {
@@ -297,7 +473,6 @@ class EnvPool {
   // Every id in range, not repeated, and awaiting an action. Throws before
   // changing anything, so a bad call leaves the pool as it was.
   void CheckIds(const int32_t* env_ids, int n) {
-    CheckOpen();
     ++generation_;
     for (int i = 0; i < n; ++i) {
       int32_t id = env_ids[i];
@@ -367,6 +542,11 @@ class EnvPool {
     ActionItem item;
     int spins = 0;
     while (!state_queue_->HeadReady()) {
+      if (closing_.load(std::memory_order_relaxed)) {
+        throw std::logic_error(
+            "the env pool was closed (by close() on another thread or in a "
+            "signal handler) while recv() was waiting");
+      }
       if (help_ && timeout_ns < 0 && action_queue_->TryPop(&item, 1)) {
         const auto t0 = Clock::now();
         Process(item);
@@ -519,8 +699,13 @@ class EnvPool {
   uint32_t generation_ = 0;
   int in_flight_count_ = 0;
   std::vector<ActionItem> items_;
-  bool closed_ = false;
-  bool help_ = true;  // recv()'s thread may run steps (see Wait)
+  bool help_ = true;
+  // close():
+  EntryGate gate_;
+  std::atomic<bool> closing_{false};
+  bool teardown_pending_ = false;  // with the gate held only
+  bool torn_down_ = false;         // with the gate held only
+  const int fork_generation_ = ForkGeneration();  // recv()'s thread may run steps (see Wait)
 };
 
 }  // namespace envpool_lite

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -191,6 +192,11 @@ class StateBufferQueue {
       FutexWait(&e.done, done, timeout_ns);
     }
     e.waiting.store(false, std::memory_order_relaxed);
+  }
+  // close(): wake a recv() asleep in WaitHead (it re-checks and sees the
+  // pool closing). Touches no consumer state, so any thread may call it.
+  void WakeAll() {
+    for (RingEntry& e : ring_) FutexWake(&e.done, INT_MAX);
   }
   bool HeadHasError() const {
     return ring_[head_].has_error.load(std::memory_order_relaxed);

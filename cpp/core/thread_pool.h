@@ -6,6 +6,9 @@
 #include <sched.h>
 
 #include <functional>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -14,14 +17,27 @@ namespace envpool_lite {
 class ThreadPool {
  public:
   // `work(i)` runs on worker i until it returns. affinity_offset < 0: no
-  // pinning.
+  // pinning. If a thread cannot be started (the system's thread or memory
+  // limit), `stop()` is called so that the workers already running return,
+  // they are joined, and std::runtime_error is thrown: never a terminate.
   ThreadPool(int num_threads, int affinity_offset,
-             const std::function<void(int)>& work) {
+             const std::function<void(int)>& work,
+             const std::function<void()>& stop) {
     int cores = static_cast<int>(std::thread::hardware_concurrency());
     if (cores < 1) cores = 1;
     threads_.reserve(num_threads);
     for (int i = 0; i < num_threads; ++i) {
-      threads_.emplace_back(work, i);
+      try {
+        threads_.emplace_back(work, i);
+      } catch (const std::system_error& e) {
+        stop();
+        Join();
+        throw std::runtime_error(
+            "could not start worker thread " + std::to_string(i + 1) + " of " +
+            std::to_string(num_threads) + " (" + e.what() +
+            "): the system's thread or memory limit is reached; use fewer "
+            "num_threads");
+      }
       if (affinity_offset >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);

@@ -2,7 +2,10 @@
 // its env exactly once, batches hold each env at most once, episodes advance
 // as sent, env exceptions surface at Recv, and Close() is prompt while envs
 // are still stepping. Runs under the sanitizers too.
+#include <atomic>
 #include <chrono>
+#include <stdexcept>
+#include <thread>
 #include <cstring>
 #include <vector>
 
@@ -178,12 +181,140 @@ void TestCloseWhileStepping() {
   CHECK(secs < 1.0);
 }
 
+// close() on another thread while recv() is blocked (and while recv()'s
+// thread may be stepping an env itself): recv() ends with an error, nothing
+// is freed under it, close() returns after at most a step or so.
+void TestCloseFromAnotherThreadDuringRecv() {
+  for (int trial = 0; trial < 20; ++trial) {
+    EnvDescriptor d = Dummy();
+    Config c = d.defaults;
+    c.Set("step_sleep_us", int64_t{trial % 2 == 0 ? 0 : 3000});
+    EnvPool pool(d, c, Options(8, 8, 2));
+    std::vector<int32_t> all(8);
+    for (int i = 0; i < 8; ++i) all[i] = i;
+    std::vector<int32_t> actions(8, 1);
+    std::atomic<bool> ended{false};
+    std::thread stepper([&] {
+      try {
+        pool.SendReset(all.data(), 8, nullptr);
+        pool.Recv(-1, [] {});
+        for (;;) {
+          pool.Send(all.data(), 8, reinterpret_cast<const char*>(actions.data()));
+          pool.Recv(-1, [] {});
+        }
+      } catch (const std::logic_error&) {
+        ended = true;  // closed: "closed while waiting" or "pool is closed"
+      }
+    });
+    std::this_thread::sleep_for(std::chrono::microseconds(500 + 300 * trial));
+    pool.Close();
+    stepper.join();
+    CHECK(ended);
+    CHECK(pool.Closed());
+  }
+}
+
+// A second caller while recv() is blocked gets ConcurrentUseError and
+// changes nothing; the blocked recv() then completes normally.
+void TestConcurrentCallsRejected() {
+  EnvDescriptor d = Dummy();
+  Config c = d.defaults;
+  c.Set("step_sleep_us", int64_t{100000});
+  EnvPool pool(d, c, Options(2, 2, 1));
+  std::vector<int32_t> all = {0, 1};
+  std::vector<int32_t> actions(2, 1);
+  pool.SendReset(all.data(), 2, nullptr);
+  pool.Recv(-1, [] {});
+  pool.Send(all.data(), 2, reinterpret_cast<const char*>(actions.data()));
+  std::atomic<int> rows{0};
+  std::thread receiver([&] { rows = pool.Recv(-1, [] {}).rows; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  int rejected = 0;
+  try {
+    pool.Recv(-1, [] {});
+  } catch (const ConcurrentUseError&) {
+    ++rejected;
+  }
+  try {
+    pool.Send(all.data(), 2, reinterpret_cast<const char*>(actions.data()));
+  } catch (const ConcurrentUseError&) {
+    ++rejected;
+  }
+  receiver.join();
+  CHECK(rejected == 2);
+  CHECK(rows == 2);
+  CHECK(pool.InFlight() == 0);
+}
+
+// close() from inside recv() on the same thread (what a signal handler does
+// through the binding's poll): recv() ends, the teardown runs as it leaves.
+void TestCloseFromInsideRecv() {
+  EnvDescriptor d = Dummy();
+  Config c = d.defaults;
+  c.Set("step_sleep_us", int64_t{200000});
+  EnvPool pool(d, c, Options(2, 2, 1));
+  std::vector<int32_t> all = {0, 1};
+  std::vector<int32_t> actions(2, 1);
+  pool.SendReset(all.data(), 2, nullptr);
+  pool.Recv(-1, [] {});
+  pool.Send(all.data(), 2, reinterpret_cast<const char*>(actions.data()));
+  bool ended = false;
+  bool reentry_rejected = false;
+  try {
+    pool.Recv(-1, [&] {
+      try {
+        pool.Recv(-1, [] {});
+      } catch (const ConcurrentUseError&) {
+        reentry_rejected = true;
+      }
+      pool.Close();
+    });
+  } catch (const std::logic_error&) {
+    ended = true;
+  }
+  CHECK(reentry_rejected);
+  CHECK(ended);
+  CHECK(pool.Closed());
+  pool.Close();  // idempotent
+}
+
+// Option values are range-checked for the C++ type they land in.
+void TestConfigRanges() {
+  Config c{{"n", int64_t{int64_t{1} << 32}}, {"x", 1.0 / 0.0}, {"k", int64_t{5}}};
+  bool threw = false;
+  try {
+    c.GetInt("n");
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  CHECK(threw);
+  threw = false;
+  try {
+    c.GetFloat("x");
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  CHECK(threw);
+  threw = false;
+  try {
+    c.GetInt("k", 0, 4);
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  CHECK(threw);
+  CHECK(c.GetInt("k", 0, 5) == 5);
+}
+
 int main() {
   RUN(TestAsyncConfigs);
   RUN(TestSyncOrder);
   RUN(TestStepErrorSurfaces);
   RUN(TestTimeoutAndNothingInFlight);
   RUN(TestCloseWhileStepping);
+  RUN(TestCloseFromAnotherThreadDuringRecv);
+  RUN(TestConcurrentCallsRejected);
+  RUN(TestCloseFromInsideRecv);
+  RUN(TestConfigRanges);
   std::printf("all pool tests passed\n");
   return 0;
 }

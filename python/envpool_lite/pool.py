@@ -134,6 +134,23 @@ class EnvPoolBase:
             self._renderer = ClassicRenderer(self._spec.task_id)
         return self._renderer.draw(states)
 
+    # A pool owns threads and envs: a copy would share them (and closing one
+    # would close both), and they cannot be pickled.
+    def _no_copy(self, what: str):
+        raise TypeError(f"cannot {what} {self!r}: an envpool_lite pool owns its envs and worker threads; make another with envpool_lite.make({self._spec.task_id!r}, ...)")
+
+    def __copy__(self):
+        self._no_copy("copy")
+
+    def __deepcopy__(self, memo):
+        self._no_copy("deepcopy")
+
+    def __reduce_ex__(self, protocol):
+        self._no_copy("pickle")
+
+    def __getstate__(self):
+        self._no_copy("pickle")
+
     def __del__(self):
         try:
             self.close()

@@ -7,6 +7,7 @@ import collections.abc
 import difflib
 import functools
 import operator
+import os
 import warnings
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
@@ -27,6 +28,10 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
     }
 )
 MAX_SEED = 2**32 - 1
+# Limits of the pool's options, checked before anything is allocated (the
+# C++ pool checks the same ones, and the memory its buffers need).
+MAX_NUM_ENVS = 2**20
+MAX_NUM_THREADS = 1024
 # Options an env declares for make() to fill, not the user: Atari's game (set
 # by the registration) and the path of its ROM in the installed ale-py
 # package. They are not listed, accepted, or shown in `config`.
@@ -94,7 +99,10 @@ def _coerce_option(name: str, value: Any, default: Any) -> Any:
             return bool(value)
         raise TypeError(f"option {name!r} must be a bool, got {value!r}")
     if isinstance(default, int):
-        return _as_int(f"option {name!r}", value)
+        value = _as_int(f"option {name!r}", value)
+        if not -(2**31) <= value < 2**31:  # every int option lands in a C++ int
+            raise ValueError(f"option {name!r} must fit a 32-bit int, got {value}")
+        return value
     if isinstance(default, float):
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise TypeError(f"option {name!r} must be a float, got {value!r}")
@@ -369,16 +377,17 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         else:
             config[name] = _coerce_option(name, value, env_defaults[name])
     num_envs, batch_size = config["num_envs"], config["batch_size"]
-    if num_envs < 1:
-        raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+    if not 1 <= num_envs <= MAX_NUM_ENVS:
+        raise ValueError(f"num_envs must be in [1, {MAX_NUM_ENVS}], got {num_envs}")
     if batch_size == 0:
         config["batch_size"] = batch_size = num_envs
     if not 1 <= batch_size <= num_envs:
         raise ValueError(f"batch_size must be in [1, num_envs={num_envs}] (0 means num_envs), got {batch_size}")
-    if config["num_threads"] < 0:
-        raise ValueError(f"num_threads must be >= 0, got {config['num_threads']}")
-    if config["thread_affinity_offset"] < -1:
-        raise ValueError("thread_affinity_offset must be >= 0, or -1 for no pinning")
+    if not 0 <= config["num_threads"] <= MAX_NUM_THREADS:
+        raise ValueError(f"num_threads must be in [0, {MAX_NUM_THREADS}] (0: one per core, at most batch_size), got {config['num_threads']}")
+    cores = os.cpu_count() or 1
+    if not -1 <= config["thread_affinity_offset"] < cores:
+        raise ValueError(f"thread_affinity_offset must be in [0, {cores - 1}] (the first core to pin to; this machine has {cores}), or -1 for no pinning, got {config['thread_affinity_offset']}")
     if "max_episode_steps" in config and config["max_episode_steps"] < 1:
         raise ValueError(f"max_episode_steps must be >= 1, got {config['max_episode_steps']}")
     seeds_for(config["seed"], range(num_envs), num_envs)  # validates

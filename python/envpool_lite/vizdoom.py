@@ -14,6 +14,8 @@ from __future__ import annotations
 import importlib.util
 import numbers
 import os
+import re
+import struct
 from typing import Any, Mapping
 
 import numpy as np
@@ -59,11 +61,12 @@ DEATHMATCH_SCENARIOS = frozenset({"cig", "multi_duel"})
 DEATHMATCH_HOST_ARGS = "-host 1 -deathmatch +sv_forcerespawn 1 +sv_noautoaim 1 +sv_respawnprotect 1 +sv_spawnfarthest 1 +sv_nocrouch 1"
 
 
-def cfg_screen_format(cfg_path: str) -> str | None:
-    """The screen_format a ViZDoom cfg sets (lower case, e.g. "gray8"), or
-    None when it sets none (or the file cannot be read). Read as ViZDoom's
-    config loader reads it: `key = value` lines, blanks collapsed, `#`
-    comment lines, case-insensitive, the last valid value wins."""
+def cfg_value(cfg_path: str, keys: tuple[str, ...]) -> str | None:
+    """The value a ViZDoom cfg sets for one of `keys` (lower-cased keys, the
+    value as written), or None when it sets none (or the file cannot be
+    read). Read as ViZDoom's config loader reads it: `key = value` lines,
+    blanks collapsed, `#` comment lines, case-insensitive keys, the last value
+    wins."""
     try:
         with open(cfg_path, encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
@@ -75,10 +78,55 @@ def cfg_screen_format(cfg_path: str) -> str | None:
         if not line or line.startswith("#") or "+=" in line or "=" not in line:
             continue
         key, _, value = line.partition("=")
-        key, value = " ".join(key.split()).lower(), " ".join(value.split()).lower()
-        if key in ("screen_format", "screenformat") and value in SCREEN_FORMATS:
-            found = value
+        if " ".join(key.split()).lower() in keys:
+            found = value.strip()
     return found
+
+
+def cfg_screen_format(cfg_path: str) -> str | None:
+    """The screen_format a ViZDoom cfg sets (lower case, e.g. "gray8"), or
+    None when it sets none or an unknown one."""
+    value = cfg_value(cfg_path, ("screen_format", "screenformat"))
+    value = None if value is None else value.lower()
+    return value if value in SCREEN_FORMATS else None
+
+
+def wad_maps(wad_path: str) -> set[str]:
+    """The maps (MAP01, E1M1, ...) in a WAD file's lump directory; empty when
+    the file cannot be read as a WAD."""
+    try:
+        with open(wad_path, "rb") as f:
+            header = f.read(12)
+            if len(header) != 12 or header[:4] not in (b"IWAD", b"PWAD"):
+                return set()
+            count, offset = struct.unpack("<ii", header[4:])
+            f.seek(offset)
+            directory = f.read(16 * count)
+    except OSError:
+        return set()
+    names = (directory[i + 8 : i + 16].split(b"\0")[0].decode("ascii", "replace").upper() for i in range(0, len(directory) - 15, 16))
+    return {n for n in names if re.fullmatch(r"MAP\d\d|E\dM\d", n)}
+
+
+def check_map(out: Mapping[str, Any]) -> None:
+    """The map the engine will load (map_id, else the cfg's doom_map, else
+    map01) must be in the scenario wad or the iwad: ViZDoom would otherwise
+    quietly play another map. Raises ValueError naming map_id."""
+    cfg = out.get("cfg_path") or ""
+    wanted = out.get("map_id") or cfg_value(cfg, ("doom_map", "doommap")) or "map01"
+    scenario = out.get("wad_path") or cfg_value(cfg, ("doom_scenario_path", "doomscenariopath")) or ""
+    if scenario and not os.path.isabs(scenario):
+        scenario = os.path.join(os.path.dirname(cfg), scenario)
+    # A scenario wad's maps are the scenario; without one, the iwad's are.
+    for wad in (scenario, out.get("iwad_path") or ""):
+        maps = wad_maps(wad) if wad and os.path.isfile(wad) else set()
+        if maps:
+            break
+    else:  # nothing readable to check against: the engine decides
+        return
+    if wanted.upper() not in maps:
+        source = "map_id" if out.get("map_id") else f"the cfg's doom_map ({cfg})"
+        raise ValueError(f"{source}: map {wanted!r} is not in {os.path.basename(wad)} (ViZDoom would play another map); its maps: {', '.join(sorted(m.lower() for m in maps))}")
 
 
 def _is_number(value: Any) -> bool:
@@ -204,4 +252,6 @@ def resolve_options(task_id: str, defaults: Mapping[str, Any], kwargs: dict[str,
             out["game_args"] = DEATHMATCH_HOST_ARGS
     if out.get("gray_scale") is None:
         out["gray_scale"] = cfg_screen_format(out.get("cfg_path")) in ONE_CHANNEL_FORMATS
+    if isinstance(out.get("map_id", ""), str) and isinstance(out.get("cfg_path"), str):
+        check_map(out)
     return out

@@ -13,6 +13,7 @@
 // the registration and make(), not by users.
 #pragma once
 
+#include <limits>
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
@@ -248,6 +249,11 @@ class AtariEnv : public Env {
  public:
   // The 2600's RAM.
   static constexpr int64_t kRamSize = 128;
+  // Option limits (see MakeSpec).
+  static constexpr int64_t kMaxStackNum = 64;
+  static constexpr int64_t kMaxFrameSkip = 1000;
+  static constexpr int64_t kMaxNoopMax = 10000;
+  static constexpr int64_t kMaxImageSide = 2048;
 
   static Config DefaultConfig() {
     return {{"max_episode_steps", int64_t{27000}},
@@ -272,26 +278,16 @@ class AtariEnv : public Env {
   }
 
   static EnvSpec MakeSpec(const Config& config) {
-    auto at_least = [&](const char* name, int64_t min) {
-      int64_t v = config.GetInt(name);
-      if (v < min) {
-        throw std::invalid_argument(std::string(name) + " must be >= " +
-                                    std::to_string(min) + ", got " +
-                                    std::to_string(v));
-      }
-      return v;
-    };
-    const int64_t stack_num = at_least("stack_num", 1);
-    at_least("frame_skip", 1);
-    at_least("noop_max", 0);
-    const int64_t height = at_least("img_height", 1);
-    const int64_t width = at_least("img_width", 1);
-    const double p = config.GetFloat("repeat_action_probability");
-    if (!(p >= 0.0 && p <= 1.0)) {
-      throw std::invalid_argument(
-          "repeat_action_probability must be in [0, 1], got " +
-          std::to_string(p));
-    }
+    // Upper limits: beyond them a value is a slip (a unit, a typo) that would
+    // cost minutes or all the memory before failing; each bounds how long one
+    // step or reset (and so close()) can take.
+    const int64_t stack_num = config.GetInt("stack_num", 1, kMaxStackNum);
+    config.GetInt("frame_skip", 1, kMaxFrameSkip);
+    config.GetInt("noop_max", 0, kMaxNoopMax);
+    const int64_t height = config.GetInt("img_height", 1, kMaxImageSide);
+    const int64_t width = config.GetInt("img_width", 1, kMaxImageSide);
+    config.GetInt("max_episode_steps", 1, std::numeric_limits<int32_t>::max());
+    config.GetFloat("repeat_action_probability", 0.0, 1.0);
     for (const char* name :
          {"episodic_life", "zero_discount_on_life_loss", "reward_clip",
           "use_fire_reset", "gray_scale", "full_action_space",

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <cstdint>
 #include <stdexcept>
 
@@ -83,10 +84,9 @@ class MountainCarContinuousEnv : public Env {
   }
 
   static EnvSpec MakeSpec(const Config& config) {
-    if (std::isnan(config.GetFloat("goal_velocity"))) {
-      throw std::invalid_argument(
-          "MountainCarContinuous: goal_velocity must not be NaN");
-    }
+    // Any number but NaN (inf: the goal is never reached).
+    config.GetFloat("goal_velocity", -std::numeric_limits<double>::infinity(),
+                    std::numeric_limits<double>::infinity());
     const double pos_lo = static_cast<float>(kMinPosition);
     const double pos_hi = static_cast<float>(kMaxPosition);
     const double speed = static_cast<float>(kMaxSpeed);
@@ -98,7 +98,9 @@ class MountainCarContinuousEnv : public Env {
   }
 
   MountainCarContinuousEnv(const Config& config, uint64_t seed)
-      : goal_velocity_(config.GetFloat("goal_velocity")), rng_(seed) {}
+      : goal_velocity_(config.GetFloat(
+            "goal_velocity", -std::numeric_limits<double>::infinity(),
+            std::numeric_limits<double>::infinity())), rng_(seed) {}
 
   void Seed(uint64_t seed) override { rng_.Seed(seed); }
 

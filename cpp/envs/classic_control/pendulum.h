@@ -26,16 +26,8 @@ class PendulumEnv : public Env {
   }
 
   static EnvSpec MakeSpec(const Config& config) {
-    const double g = config.GetFloat("g");
-    if (!std::isfinite(g)) {
-      throw std::invalid_argument("Pendulum: g must be finite, got " +
-                                  std::to_string(g));
-    }
-    const int64_t version = config.GetInt("version");
-    if (version != 0 && version != 1) {
-      throw std::invalid_argument("Pendulum: version must be 0 or 1, got " +
-                                  std::to_string(version));
-    }
+    config.GetFloat("g");  // finite
+    config.GetInt("version", 0, 1);
     EnvSpec spec;
     spec.obs = MakeBox<float>("obs", {3}, {-1.0, -1.0, -kMaxSpeed},
                               {1.0, 1.0, kMaxSpeed});

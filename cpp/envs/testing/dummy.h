@@ -7,6 +7,7 @@
 // episodic_life): each ends in termination, and the pool continues the game.
 #pragma once
 
+#include <limits>
 #include <chrono>
 #include <cstdint>
 #include <stdexcept>
@@ -29,15 +30,11 @@ class DummyEnv : public Env {
   }
 
   static EnvSpec MakeSpec(const Config& config) {
-    if (config.GetInt("episode_length") < 1) {
-      throw std::invalid_argument("episode_length must be >= 1");
-    }
-    if (config.GetInt("lives") < 1) {
-      throw std::invalid_argument("lives must be >= 1");
-    }
-    if (config.GetInt("step_sleep_us") < 0) {
-      throw std::invalid_argument("step_sleep_us must be >= 0");
-    }
+    config.GetInt("episode_length", 1, std::numeric_limits<int32_t>::max());
+    config.GetInt("lives", 1, 1000);
+    config.GetInt("step_sleep_us", 0, 10'000'000);  // a step: at most 10 s
+    config.GetInt("fail_on_step", -1, std::numeric_limits<int32_t>::max());
+    config.GetInt("max_episode_steps", 1, std::numeric_limits<int32_t>::max());
     EnvSpec spec;
     spec.obs = MakeBox<int64_t>("obs", {4}, {}, {});
     spec.action = MakeDiscrete("action", 6);

@@ -506,11 +506,7 @@ inline void ConfigureReward(const Config& c, Setup* s) {
     s->weapon_reward[slot] = static_cast<float>(reward);
     s->weapon_shaped = true;
   }
-  s->weapon_duration = c.GetInt("weapon_duration");
-  if (s->weapon_duration < 0) {
-    throw std::invalid_argument("weapon_duration must be >= 0 (steps), got " +
-                                std::to_string(s->weapon_duration));
-  }
+  s->weapon_duration = c.GetInt("weapon_duration", 0, 1 << 20);
   if (s->weapon_shaped) {
     add_variable(vizdoom::SELECTED_WEAPON);
     add_variable(vizdoom::SELECTED_WEAPON_AMMO);
@@ -541,17 +537,17 @@ inline Setup Configure(const Config& c) {
   std::string cfg = AbsoluteFile(c.GetString("cfg_path"), "cfg_path");
   AbsoluteFile(c.GetString("vzd_path"), "vzd_path");
   std::string iwad = AbsoluteFile(c.GetString("iwad_path"), "iwad_path");
-  if (c.GetInt("img_height") < 1 || c.GetInt("img_width") < 1) {
-    throw std::invalid_argument("img_height and img_width must be >= 1");
-  }
-  if (c.GetInt("stack_num") < 1) {
-    throw std::invalid_argument("stack_num must be >= 1");
-  }
-  if (c.GetInt("frame_skip") < 1) {
-    throw std::invalid_argument("frame_skip must be >= 1");
-  }
-  if (!(c.GetFloat("engine_timeout") > 0.0)) {
-    throw std::invalid_argument("engine_timeout must be > 0 (seconds)");
+  // Upper limits: beyond them a value is a slip that would cost minutes or
+  // all the memory; frame_skip and engine_timeout bound how long one step
+  // or the engine's start (and so close() or make()) can take.
+  c.GetInt("img_height", 1, 2048);
+  c.GetInt("img_width", 1, 2048);
+  c.GetInt("stack_num", 1, 64);
+  c.GetInt("frame_skip", 1, 1000);
+  c.GetInt("max_episode_steps", 1, std::numeric_limits<int32_t>::max());
+  if (!(c.GetFloat("engine_timeout", 0.0, 600.0) > 0.0)) {
+    throw std::invalid_argument(
+        "option 'engine_timeout' must be in (0, 600] seconds");
   }
 
   s.game = std::make_unique<vizdoom::DoomGame>();
@@ -656,6 +652,9 @@ class VizdoomEnv : public Env {
     spec.max_episode_steps = config.GetInt("max_episode_steps");
     spec.render_height = s.screen_h;
     spec.render_width = s.screen_w;
+    // The engine and its launcher: about 20 MiB resident at 160x120 (ps).
+    spec.external_bytes_per_env =
+        24 * 1024 * 1024 + 4 * s.screen_h * s.screen_w;
     return spec;
   }
 

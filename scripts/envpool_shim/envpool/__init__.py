@@ -21,3 +21,18 @@ from envpool_lite import (  # noqa: F401
 )
 from envpool_lite import GymnasiumEnvPool as EnvPool  # noqa: F401
 from envpool_lite import __version__  # noqa: F401
+
+# EnvPool's public names, in EnvPool's order, less `register` (envpool_lite
+# has no registry to add tasks to).
+__all__ = [
+    "make",
+    "make_dm",
+    "make_gym",
+    "make_gymnasium",
+    "make_spec",
+    "list_all_envs",
+    "EnvSpec",
+    "EnvPool",
+    "DMEnvPool",
+    "GymnasiumEnvPool",
+]
