@@ -362,7 +362,9 @@ class EnvPool {
   void CheckStateMemory() const {
     double row = 0;
     for (const FieldLayout& f : fields_) row += static_cast<double>(f.spec.NumBytes());
-    const double bytes = row * (num_envs_ + 3.0 * batch_size_);
+    // The ring holds num_envs rows; a batch the user holds and a spare are
+    // the rest of steady state.
+    const double bytes = row * (num_envs_ + 2.0 * batch_size_);
     const double available = AvailableMemoryBytes();
     if (available > 0 && bytes > 0.8 * available) {
       throw std::invalid_argument(

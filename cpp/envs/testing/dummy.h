@@ -26,6 +26,11 @@ class DummyEnv : public Env {
                   {"step_sleep_us", int64_t{0}},
                   {"fail_on_step", int64_t{-1}},
                   {"fail_on_reset", false},
+                  // Building: each env takes build_sleep_us, and the one
+                  // seeded fail_on_build_seed throws (an engine that does
+                  // not start).
+                  {"build_sleep_us", int64_t{0}},
+                  {"fail_on_build_seed", int64_t{-1}},
                   {"lives", int64_t{1}}};
   }
 
@@ -34,6 +39,8 @@ class DummyEnv : public Env {
     config.GetInt("lives", 1, 1000);
     config.GetInt("step_sleep_us", 0, 10'000'000);  // a step: at most 10 s
     config.GetInt("fail_on_step", -1, std::numeric_limits<int32_t>::max());
+    config.GetInt("build_sleep_us", 0, 10'000'000);
+    config.GetInt("fail_on_build_seed", -1, std::numeric_limits<int32_t>::max());
     config.GetInt("max_episode_steps", 1, std::numeric_limits<int32_t>::max());
     EnvSpec spec;
     spec.obs = MakeBox<int64_t>("obs", {4}, {}, {});
@@ -49,7 +56,14 @@ class DummyEnv : public Env {
         fail_on_step_(config.GetInt("fail_on_step")),
         fail_on_reset_(config.GetBool("fail_on_reset")),
         max_lives_(config.GetInt("lives")),
-        seed_(seed) {}
+        seed_(seed) {
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(config.GetInt("build_sleep_us")));
+    if (static_cast<int64_t>(seed) == config.GetInt("fail_on_build_seed")) {
+      throw std::runtime_error("Dummy-v0 seeded " + std::to_string(seed) +
+                               " failed to start");
+    }
+  }
 
   void Seed(uint64_t seed) override { seed_ = seed; }
 
