@@ -63,6 +63,8 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
         """Reset every env (default), the envs in env_id, or those in
         options["reset_mask"] (gymnasium's convention: then the returned obs
         covers every env, with unchanged rows for the others in sync mode)."""
+        if options is not None and not isinstance(options, collections.abc.Mapping):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         if options:

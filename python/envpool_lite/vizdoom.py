@@ -248,6 +248,9 @@ def resolve_options(task_id: str, defaults: Mapping[str, Any], kwargs: dict[str,
     scenario = out.get("scenario", defaults.get("scenario", ""))
     if not out.get("cfg_path") and isinstance(scenario, str) and scenario:
         out["cfg_path"] = os.path.join(scenarios_dir(), f"{scenario}.cfg")
+        if not os.path.isfile(out["cfg_path"]):
+            known = sorted(f[:-4] for f in os.listdir(scenarios_dir()) if f.endswith(".cfg"))
+            raise ValueError(f"scenario {scenario!r} is not one of the vizdoom package's: {', '.join(known)} (or pass cfg_path=)")
         if scenario in DEATHMATCH_SCENARIOS and "game_args" not in out:
             out["game_args"] = DEATHMATCH_HOST_ARGS
     if out.get("gray_scale") is None:
