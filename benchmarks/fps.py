@@ -9,9 +9,11 @@ AtariPreprocessing + FrameStackObservation with the same settings). Repeats are 
 that machine noise hits all of them alike; the median is reported with the
 spread (min-max).
 
-    python benchmarks/fps.py                 # default sweep, a few minutes
+    python benchmarks/fps.py                 # the headline settings, under 3 minutes
+    python benchmarks/fps.py --full          # the complete sweep, about 13 minutes
     python benchmarks/fps.py --quick         # under a minute
     python benchmarks/fps.py --systems envpool_lite,envpool --tasks CartPole-v1
+    python benchmarks/fps.py --out results/  # a directory (fps.json, fps.png) or a .json file
 """
 
 from __future__ import annotations
@@ -50,15 +52,20 @@ class Task:
     # --- ViZDoom (and other heavy envs) ---
     options: dict = dataclasses.field(default_factory=dict)  # make() options for envpool_lite and EnvPool alike
     lite_options: dict = dataclasses.field(default_factory=dict)  # envpool_lite only
-    configs: tuple = ()  # this task's own sweep: ((envs, batch, threads), ...) full, then quick
-    steps: int = 0  # steps per measurement (0: steps_for's); --quick halves it
+    # (envs, batch, threads) settings: the default run's headline ones, the
+    # --full sweep (empty: default_configs), and --quick's.
+    headline: tuple = ()
+    full: tuple = ()
+    quick: tuple = ()
+    steps: int = 0  # steps per measurement (0: steps_for's); halved for the default run, quartered for --quick
     limit_steps: int = 0  # steps of the single-thread limit (0: the default)
     vizdoom_gym_id: str | None = None  # vizdoom's own gymnasium env, if any
     atari_game: str | None = None  # Atari: the ROM id, for ale-py's peers
 
 
 TASKS = {
-    "CartPole-v1": Task("CartPole-v1", "CartPole-v1", frame_skip=1, num_actions=2),
+    # Round trip (1 env), sync like gymnasium's vector envs (16), async (256).
+    "CartPole-v1": Task("CartPole-v1", "CartPole-v1", frame_skip=1, num_actions=2, headline=((1, 1, 1), (16, 16, 2), (256, 128, 2)), quick=((1, 1, 1), (256, 128, 2))),
     # ViZDoom: EnvPool's Basic-v1 settings on both (RGB 84x84, 4 frames
     # stacked, frame_skip 4, 525-step episodes); actions are indices into the
     # 6 legal button combinations. 256 engine processes would not fit here.
@@ -69,8 +76,11 @@ TASKS = {
         num_actions=6,
         options={"use_combined_action": True, "max_episode_steps": 525},
         lite_options={"gray_scale": False},
-        # Workers mostly wait on engine processes: 8:4:8 shows more threads.
-        configs=(((1, 1, 1), (8, 4, 2), (8, 8, 2), (8, 4, 8)), ((8, 4, 2),)),
+        # Workers mostly wait on engine processes: 8:4:8 shows more threads
+        # (envpool_lite's default for ViZDoom: one per env).
+        headline=((1, 1, 1), (8, 4, 8)),
+        full=((1, 1, 1), (8, 4, 2), (8, 8, 2), (8, 4, 8)),
+        quick=((8, 4, 2),),
         steps=2000,
         limit_steps=2000,
         vizdoom_gym_id="VizdoomBasic-v1",
@@ -83,7 +93,9 @@ TASKS = {
         "ALE/Pong-v5",
         frame_skip=4,
         num_actions=6,
-        configs=(((1, 1, 1), (16, 8, 2), (16, 16, 2), (64, 32, 2)), ((16, 8, 2),)),
+        headline=((1, 1, 1), (16, 8, 2), (16, 16, 2)),
+        full=((1, 1, 1), (16, 8, 2), (16, 16, 2), (64, 32, 2)),
+        quick=((16, 8, 2),),
         steps=8000,
         limit_steps=8000,
         atari_game="pong",
@@ -107,10 +119,8 @@ class Config:
         return f"envs={self.num_envs} batch={self.batch_size} threads={self.num_threads} ({self.mode})"
 
 
-def default_configs(quick: bool) -> list[Config]:
-    """The sweep, fitted to this machine's cores."""
-    if quick:
-        return [Config(1, 1, 1), Config(256, 128, min(CORES, 2))]
+def default_configs() -> list[Config]:
+    """The --full sweep, fitted to this machine's cores."""
     threads = sorted({1, 2, 4, 8, 16, CORES} & set(range(1, CORES + 1)))
     configs = [Config(1, 1, 1)]  # round-trip latency
     configs += [Config(256, 128, t, "threads") for t in threads]  # async, by threads
@@ -386,8 +396,12 @@ SYSTEMS: dict[str, Callable[[Task, Config, int], float]] = {
 
 
 # --- measuring --------------------------------------------------------------
-def steps_for(system: str, cfg: Config, quick: bool) -> int:
-    base = 20_000 if quick else 100_000
+SCALES = ("quick", "default", "full")
+STEP_DIVISOR = {"quick": 4, "default": 2, "full": 1}  # of a measurement's steps
+
+
+def steps_for(system: str, cfg: Config, scale: str) -> int:
+    base = 100_000 // STEP_DIVISOR[scale]
     if system.startswith("gymnasium"):
         base //= 4  # Python-speed peers: fewer steps, same precision in practice
     if cfg.num_envs == 1:
@@ -415,93 +429,162 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def single_thread_limit(task: Task, repeats: int, quick: bool) -> float:
+def single_thread_limit(task: Task, repeats: int, scale: str) -> float:
     """Steps/s of one env in a tight C++ loop on one thread (envpool_lite's
     own env, no engine): the per-core limit of any pool."""
     import envpool_lite
     from envpool_lite import _core
 
-    steps = 200_000 if quick else 1_000_000
+    steps = 1_000_000 // STEP_DIVISOR[scale]
     if task.limit_steps:
-        steps = task.limit_steps // 2 if quick else task.limit_steps
+        steps = task.limit_steps // STEP_DIVISOR[scale]
     options = envpool_lite.make_spec(task.name, **task.options, **task.lite_options).env_options
     return statistics.median(_core.single_thread_steps_per_second(task.name, options, steps) for _ in range(repeats))
 
 
 class Progress:
-    """A rich progress bar when rich is installed, else nothing."""
+    """A rich progress bar on a terminal; elsewhere (a log, CI, `| tee`) one
+    plain line per measurement, flushed at once."""
 
     def __init__(self, total: int):
-        try:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+        self._total, self._done, self._start = total, 0, time.monotonic()
+        self._bar = None
+        if sys.stdout.isatty():
+            try:
+                from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
 
-            self._bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
-            self._bar.start()
-            self._task = self._bar.add_task("benchmark", total=total)
-        except ImportError:
-            self._bar = None
+                self._bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
+                self._bar.start()
+                self._task = self._bar.add_task("benchmark", total=total)
+            except ImportError:
+                pass
+
+    def note(self, text: str) -> None:
+        """A line between measurements (the single-thread limits)."""
+        if self._bar is None:
+            print(f"[{self._elapsed()}] {text}", flush=True)
 
     def advance(self, description: str) -> None:
+        self._done += 1
         if self._bar is not None:
             self._bar.update(self._task, advance=1, description=description)
+        else:
+            print(f"[{self._done}/{self._total} {self._elapsed()}] {description}", flush=True)
+
+    def _elapsed(self) -> str:
+        secs = int(time.monotonic() - self._start)
+        return f"{secs // 60}:{secs % 60:02d}"
 
     def close(self) -> None:
         if self._bar is not None:
             self._bar.stop()
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments get one line, not a usage block or a traceback."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _parse_configs(parser: argparse.ArgumentParser, text: str) -> list[Config]:
+    configs = []
+    for item in text.split(","):
+        try:
+            envs, batch, threads = (int(x) for x in item.split(":"))
+        except ValueError:
+            parser.error(f"--configs: {item!r} is not envs:batch:threads (three integers, e.g. 16:8:2)")
+        if envs < 1 or not 1 <= batch <= envs or threads < 1:
+            parser.error(f"--configs: {item!r} needs envs >= 1, 1 <= batch <= envs and threads >= 1")
+        configs.append(Config(envs, batch, threads))
+    return configs
+
+
+def _output_path(out: str) -> Path:
+    """--out: a .json file, or a directory (existing, or ending in a slash,
+    or without a suffix) that gets fps.json."""
+    path = Path(out)
+    if path.is_dir() or out.endswith(("/", os.sep)) or not path.suffix:
+        return path / "fps.json"
+    return path
+
+
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="a small sweep that finishes in under a minute")
+    parser = _Parser(prog="fps.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    scale = parser.add_mutually_exclusive_group()
+    scale.add_argument("--quick", action="store_true", help="one setting per task, under a minute")
+    scale.add_argument("--full", action="store_true", help="the complete sweep (thread and env sweeps), about 13 minutes on 2 cores")
     parser.add_argument("--tasks", default=",".join(TASKS), help=f"comma-separated, from {', '.join(TASKS)}")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help=f"comma-separated, from {', '.join(SYSTEMS)}")
-    parser.add_argument("--repeats", type=int, default=None, help="measurements per system and configuration (default 5, 3 with --quick)")
-    parser.add_argument("--configs", default=None, help="override the sweep: 'envs:batch:threads,...'")
-    parser.add_argument("--steps", type=int, default=None, help="steps per measurement (default depends on the system)")
+    parser.add_argument("--repeats", type=int, default=None, help="measurements per system and setting (default 3; 5 with --full)")
+    parser.add_argument("--configs", default=None, help="override the settings: 'envs:batch:threads,...'")
+    parser.add_argument("--steps", type=int, default=None, help="steps per measurement (default depends on the task and system)")
     parser.add_argument("--no-plot", action="store_true", help="skip the PNG")
-    parser.add_argument("--out", default="benchmarks/results/fps.json", help="where the JSON goes (the PNG goes beside it)")
+    parser.add_argument("--out", default="benchmarks/results/fps.json", help="a .json file, or a directory for fps.json (the PNG goes beside it)")
     args = parser.parse_args(argv)
 
+    run_scale = "quick" if args.quick else "full" if args.full else "default"
     for t in args.tasks.split(","):
         if t not in TASKS:
-            parser.error(f"unknown task {t!r}; choose from {', '.join(TASKS)}")
+            parser.error(f"--tasks: unknown task {t!r}; choose from {', '.join(TASKS)}")
     tasks = [TASKS[t] for t in args.tasks.split(",")]
     systems = args.systems.split(",")
     for s in systems:
         if s not in SYSTEMS:
-            parser.error(f"unknown system {s!r}; choose from {', '.join(SYSTEMS)}")
-    repeats = args.repeats or (3 if args.quick else 5)
-    if args.configs:
-        configs = [Config(*map(int, c.split(":"))) for c in args.configs.split(",")]
-    else:
-        configs = default_configs(args.quick)
+            parser.error(f"--systems: unknown system {s!r}; choose from {', '.join(SYSTEMS)}")
+    if args.repeats is not None and args.repeats < 1:
+        parser.error(f"--repeats must be >= 1, got {args.repeats}")
+    if args.steps is not None and args.steps < 1:
+        parser.error(f"--steps must be >= 1, got {args.steps}")
+    repeats = args.repeats or (5 if run_scale == "full" else 3)
+    override = _parse_configs(parser, args.configs) if args.configs else None
+    out = _output_path(args.out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        parser.error(f"--out: cannot create {out.parent} ({e.strerror})")
+    try:  # fail now, not after minutes of measuring
+        existed = out.exists()
+        with out.open("a"):
+            pass
+        if not existed:
+            out.unlink()
+    except OSError as e:
+        parser.error(f"--out: cannot write {out} ({e.strerror})")
+
+    def task_configs(task: Task) -> list[Config]:
+        if override:
+            return override
+        chosen = {"quick": task.quick, "default": task.headline, "full": task.full}[run_scale]
+        if run_scale == "full" and not chosen:
+            return default_configs()
+        return [Config(*c) for c in chosen]
 
     results, notes, limits = [], [], {}
     skipped: set[tuple[str, str, str]] = set()  # (task, system, config)
-    def task_configs(task: Task) -> list[Config]:
-        if args.configs or not task.configs:
-            return configs
-        return [Config(*c) for c in task.configs[1 if args.quick else 0]]
-
-    progress = Progress(sum(len(task_configs(t)) for t in tasks) * repeats)
+    progress = Progress(sum(len(task_configs(t)) for t in tasks) * repeats * len(systems))
     try:
         for task in tasks:
-            limits[task.name] = single_thread_limit(task, repeats, args.quick)
+            limits[task.name] = single_thread_limit(task, repeats, run_scale)
+            progress.note(f"{task.name}: single-thread limit {limits[task.name]:,.0f} steps/s")
             for cfg in task_configs(task):
                 rates: dict[str, list[float]] = {s: [] for s in systems}
                 for r in range(repeats):
                     for system in systems:  # interleaved: noise hits every system alike
+                        what = f"{task.name} {cfg.label()} {system}"
                         if (task.name, system, cfg.label()) in skipped:
+                            progress.advance(f"{what}: skipped")
                             continue
                         try:
-                            steps = args.steps or (task.steps // (2 if args.quick else 1) // (4 if system.startswith("gymnasium") else 1) if task.steps else steps_for(system, cfg, args.quick))
+                            steps = args.steps or (max(1, task.steps // STEP_DIVISOR[run_scale] // (4 if system.startswith("gymnasium") else 1)) if task.steps else steps_for(system, cfg, run_scale))
                             rates[system].append(SYSTEMS[system](task, cfg, steps))
+                            progress.advance(f"{what}: {rates[system][-1]:,.0f} steps/s")
                         except Skip as e:
                             skipped.add((task.name, system, cfg.label()))
+                            progress.advance(f"{what}: skipped ({e})")
                             note = f"{system}: skipped ({e})"
                             if (system == "envpool" or (system == "vizdoom_gym" and task.vizdoom_gym_id) or (system == "ale_vector" and task.atari_game)) and note not in notes:
                                 notes.append(note)
-                    progress.advance(f"{task.name} {cfg.label()}")
                 for system, values in rates.items():
                     if not values:
                         continue
@@ -525,6 +608,8 @@ def main(argv: list[str] | None = None) -> dict:
 
     report = {
         "command": " ".join(["benchmarks/fps.py", *(argv if argv is not None else sys.argv[1:])]),
+        "scale": run_scale,
+        "date": time.strftime("%Y-%m-%d"),
         "machine": {"cores": CORES, "cpu": cpu_model(), "platform": platform.platform()},
         "versions": versions(),
         "repeats": repeats,
@@ -532,8 +617,6 @@ def main(argv: list[str] | None = None) -> dict:
         "notes": notes,
         "results": results,
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2))
     print_table(report)
     for n in notes:
@@ -583,8 +666,13 @@ def print_table(report: dict) -> None:
             print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
 
 
+SYSTEM_ORDER = list(SYSTEMS)  # bar order in the plot: ours first
+
+
 def plot(report: dict, path: Path) -> Path | None:
-    """Throughput vs num_threads and vs num_envs, one line per system."""
+    """One row per task: steps/s of every system at each setting as grouped
+    bars (log scale, min-max whiskers, our ratio to EnvPool written on our
+    bars), then a line panel for each sweep the run has (threads, envs)."""
     try:
         import matplotlib
 
@@ -593,35 +681,77 @@ def plot(report: dict, path: Path) -> Path | None:
     except ImportError:
         print("note: matplotlib not installed, no plot")
         return None
-    rows = report["results"]
-    tasks = sorted({r["task"] for r in rows})
-    sweeps = [("threads", "num_threads", "async, 256 envs, batch 128"), ("envs", "num_envs", f"sync, {report['machine']['cores']} threads")]
-    fig, axes = plt.subplots(len(tasks), 2, figsize=(11, 4 * len(tasks)), squeeze=False)
-    drew = False
-    for i, task in enumerate(tasks):
-        for j, (sweep, key, subtitle) in enumerate(sweeps):
-            ax = axes[i][j]
-            for system in sorted({r["system"] for r in rows}):
-                pts = sorted((r[key], r["steps_per_s"]) for r in rows if r["task"] == task and r["system"] == system and r["sweep"] == sweep)
-                if pts:
-                    ax.plot(*zip(*pts), marker="o", label=system)
-                    drew = True
-            ax.set_title(f"{task}: steps/s vs {key} ({subtitle})", fontsize=9)
-            ax.set_xlabel(key)
-            ax.set_ylabel("steps/s")
-            ax.set_yscale("log")
-            if key == "num_envs":
-                ax.set_xscale("log", base=2)
-            ax.grid(True, alpha=0.3)
-            if ax.lines:
-                ax.legend(fontsize=8)
-    if not drew:
-        plt.close(fig)
+    fig = figure(report, plt)
+    if fig is None:
         return None
-    fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
+
+
+def figure(report: dict, plt):
+    """The plot's matplotlib figure (None when there is nothing to draw)."""
+    rows = report["results"]
+    tasks = list(dict.fromkeys(r["task"] for r in rows))
+    if not tasks:
+        return None
+    sweep_titles = {"threads": ("num_threads", "async, 256 envs, batch 128"), "envs": ("num_envs", f"sync, {report['machine']['cores']} threads")}
+    panels = {t: [s for s in sweep_titles if any(r["task"] == t and r["sweep"] == s for r in rows)] for t in tasks}
+    has_points = {t: any(r["task"] == t and r["sweep"] == "point" for r in rows) for t in tasks}
+    ncols = max(int(has_points[t]) + len(panels[t]) for t in tasks)
+    fig = plt.figure(figsize=(max(7.0, 5.5 * ncols), 4.2 * len(tasks)))
+    grid = fig.add_gridspec(len(tasks), ncols)
+    colors = {s: plt.cm.tab10(i) for i, s in enumerate(SYSTEM_ORDER)}
+    limits = report["single_thread_limit_steps_per_s"]
+    for i, task in enumerate(tasks):
+        kinds = (["point"] if has_points[task] else []) + panels[task]
+        for j, kind in enumerate(kinds):
+            # A row with fewer panels than the widest one: its last panel
+            # spans the rest, so no panel is left empty.
+            ax = fig.add_subplot(grid[i, j:] if j == len(kinds) - 1 else grid[i, j])
+            if kind == "point":
+                _bars(ax, [r for r in rows if r["task"] == task and r["sweep"] == "point"], colors)
+                limit = f"; one thread's C++ limit {limits[task]:,.0f} steps/s" if task in limits else ""
+                ax.set_title(f"{task}: steps/s by setting (envs/batch/threads){limit}", fontsize=9)
+            else:
+                key, subtitle = sweep_titles[kind]
+                for system in SYSTEM_ORDER:
+                    pts = sorted((r[key], r["steps_per_s"], r["min"], r["max"]) for r in rows if r["task"] == task and r["system"] == system and r["sweep"] == kind)
+                    if pts:
+                        x, y, lo, hi = zip(*pts)
+                        ax.errorbar(x, y, yerr=[[a - b for a, b in zip(y, lo)], [b - a for a, b in zip(y, hi)]], marker="o", capsize=3, label=system, color=colors[system])
+                ax.set_title(f"{task}: steps/s vs {key} ({subtitle})", fontsize=9)
+                ax.set_xlabel(key)
+                ax.set_xscale("log", base=2)
+                ax.legend(fontsize=7)
+            ax.set_ylabel("steps/s (log)")
+            ax.set_yscale("log")
+            ax.grid(True, axis="y", alpha=0.3)
+    fig.suptitle(f"{report['machine']['cpu']} ({report['machine']['cores']} cores), median of {report['repeats']}, whiskers min-max; ratios: envpool_lite / EnvPool", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def _bars(ax, rows: list[dict], colors: dict) -> None:
+    """Grouped bars: one group per setting, one bar per system."""
+    settings = list(dict.fromkeys((r["num_envs"], r["batch_size"], r["num_threads"]) for r in rows))
+    systems = [s for s in SYSTEM_ORDER if any(r["system"] == s for r in rows)]
+    width = 0.8 / len(systems)
+    by_key = {(r["num_envs"], r["batch_size"], r["num_threads"], r["system"]): r for r in rows}
+    for k, system in enumerate(systems):
+        for g, setting in enumerate(settings):
+            r = by_key.get((*setting, system))
+            if r is None:
+                continue
+            x = g - 0.4 + width * (k + 0.5)
+            ax.bar(x, r["steps_per_s"], width, color=colors[system], label=system if g == settings.index(next(st for st in settings if (*st, system) in by_key)) else None)
+            ax.errorbar(x, r["steps_per_s"], yerr=[[r["steps_per_s"] - r["min"]], [r["max"] - r["steps_per_s"]]], color="black", capsize=2, linewidth=0.8)
+            ref = by_key.get((*setting, "envpool"))
+            if system == "envpool_lite" and ref is not None:
+                ax.annotate(f"{r['steps_per_s'] / ref['steps_per_s']:.2f}x", (x, r["max"]), textcoords="offset points", xytext=(0, 3), ha="center", fontsize=7, fontweight="bold")
+    ax.set_xticks(range(len(settings)))
+    ax.set_xticklabels([f"{e}/{b}/{t}\n{'sync' if e == b else 'async'}" for e, b, t in settings], fontsize=8)
+    ax.legend(fontsize=7, ncol=2)
 
 
 if __name__ == "__main__":

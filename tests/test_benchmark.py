@@ -54,3 +54,61 @@ def test_a_missing_peer_is_skipped_not_an_error(fps, tmp_path, monkeypatch):
     report = json.loads(out.read_text())
     assert [r["system"] for r in report["results"]] == ["envpool_lite"]
     assert any("envpool" in n for n in report["notes"])
+
+
+def test_out_may_be_a_directory_and_progress_shows_without_a_terminal(fps, tmp_path, capsys):
+    out_dir = tmp_path / "results"  # no suffix: a directory, created
+    fps.main(["--tasks", "CartPole-v1", "--configs", "2:2:1", "--steps", "200", "--repeats", "2", "--systems", "envpool_lite,gymnasium_sync", "--out", str(out_dir)])
+    assert (out_dir / "fps.json").is_file() and (out_dir / "fps.png").is_file()
+    printed = capsys.readouterr().out
+    # Not a terminal: a plain line per measurement (2 repeats x 2 systems).
+    progress = [line for line in printed.splitlines() if line.startswith("[") and "steps/s" in line and "CartPole-v1" in line]
+    assert len(progress) == 4, printed
+    assert "single-thread limit" in printed
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--configs", "16:8"], "--configs"),
+        (["--configs", "a:b:c"], "--configs"),
+        (["--configs", "4:8:1"], "--configs"),
+        (["--repeats", "0"], "--repeats"),
+        (["--steps", "-5"], "--steps"),
+        (["--tasks", "Nope-v0"], "--tasks"),
+        (["--systems", "nope"], "--systems"),
+        (["--quick", "--full"], "not allowed with"),
+        (["--out", "/proc/fps.json"], "--out"),
+    ],
+)
+def test_bad_arguments_get_one_line(fps, capsys, args, message):
+    with pytest.raises(SystemExit) as e:
+        fps.main(args)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0] and "Traceback" not in err[0], err
+
+
+def _row(task, system, envs, batch, threads, sweep="point", rate=100.0):
+    return {"task": task, "system": system, "num_envs": envs, "batch_size": batch, "num_threads": threads, "sweep": sweep, "steps_per_s": rate, "min": rate * 0.9, "max": rate * 1.1}
+
+
+@pytest.mark.parametrize("with_sweep", [False, True])
+def test_plot_has_no_empty_panel(fps, with_sweep):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [_row(t, s, *c) for t in ("CartPole-v1", "Pong-v5") for s in ("envpool_lite", "envpool") for c in ((1, 1, 1), (16, 8, 2))]
+    if with_sweep:  # only CartPole has a thread sweep
+        rows += [_row("CartPole-v1", s, 256, 128, t, "threads") for s in ("envpool_lite", "envpool") for t in (1, 2)]
+    report = {"results": rows, "machine": {"cores": 2, "cpu": "test"}, "repeats": 3, "single_thread_limit_steps_per_s": {"CartPole-v1": 1e6, "Pong-v5": 4e3}}
+    fig = fps.figure(report, plt)
+    axes = fig.get_axes()
+    assert len(axes) == (3 if with_sweep else 2)  # a bar panel per task, plus CartPole's sweep
+    for ax in axes:
+        assert ax.patches or ax.lines, ax.get_title()  # every panel has data
+    ratios = [t.get_text() for ax in axes for t in ax.texts]
+    assert ratios.count("1.00x") == 4  # our bar, per task and setting, carries its ratio to EnvPool
+    plt.close(fig)

@@ -30,6 +30,9 @@ struct EnvSpec {
   // Memory an env uses outside this process (ViZDoom's engine process), for
   // the pool's check that num_envs envs fit in memory before building them.
   int64_t external_bytes_per_env = 0;
+  // A step mostly waits on another process (ViZDoom's engine): the pool's
+  // default num_threads is then one per env, not one per core.
+  bool step_waits_on_process = false;
 };
 
 struct StepResult {

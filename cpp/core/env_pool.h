@@ -28,6 +28,8 @@
 #include <thread>
 #include <vector>
 
+#include <malloc.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "action_buffer_queue.h"
@@ -114,15 +116,21 @@ class EnvPool {
                                   std::to_string(kMaxEnvs) + ", got " +
                                   std::to_string(num_envs_));
     }
-    int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const int cores = UsableCores();
     if (options.num_threads < 0 || options.num_threads > kMaxThreads) {
       throw std::invalid_argument("num_threads must be in [0, " +
                                   std::to_string(kMaxThreads) +
                                   "] (0: one per core), got " +
                                   std::to_string(options.num_threads));
     }
+    // Default: a thread per core, at most batch_size. Envs whose step waits
+    // on another process (ViZDoom's engine) keep a worker blocked for most
+    // of a step, so they get a thread per env: every engine can run at once.
     num_threads_ = options.num_threads > 0 ? options.num_threads
-                                           : std::min(batch_size_, cores);
+                   : spec_.step_waits_on_process
+                       ? std::min(num_envs_, kMaxDefaultWaitingThreads)
+                       : std::min(batch_size_, cores);
+    spare_core_ = num_threads_ < cores;
 
     fields_ = BuildFields();
     CheckStateMemory();
@@ -244,6 +252,7 @@ class EnvPool {
   // Limits checked before anything is allocated.
   static constexpr int kMaxEnvs = 1 << 20;
   static constexpr int kMaxThreads = 1024;
+  static constexpr int kMaxDefaultWaitingThreads = 256;
 
  private:
   // Holds the EntryGate for one call of a public entry point.
@@ -300,14 +309,14 @@ class EnvPool {
   // after minutes of building (or at the kernel's OOM killer).
   std::unique_ptr<Env> BuildFirstEnv(const EnvDescriptor& descriptor,
                                      const Config& config, uint64_t seed) {
-    const double before = ResidentBytes();
+    const double before = AllocatedBytes();
     std::unique_ptr<Env> env;
     try {
       env = descriptor.make_env(config, seed);
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("failed to create env: ") + e.what());
     }
-    const double one_env = std::max(0.0, ResidentBytes() - before) +
+    const double one_env = std::max(0.0, AllocatedBytes() - before) +
                            static_cast<double>(spec_.external_bytes_per_env);
     const double needed = one_env * (num_envs_ - 1);
     const double available = AvailableMemoryBytes();
@@ -329,9 +338,19 @@ class EnvPool {
     std::atomic<int> next{1};
     std::string error;
     std::atomic<bool> failed{false};
+    // A backstop for envs the first one misrepresents: building stops while
+    // the machine still has 5% of its memory (checked every 64 envs).
+    const double total = TotalMemoryBytes();
     auto build = [&] {
       for (int i = next++; i < num_envs_ && !failed.load(); i = next++) {
         try {
+          if (i % 64 == 0 && total > 0 && AvailableMemoryBytes() < 0.05 * total) {
+            throw std::runtime_error(
+                "memory ran out while building env " + std::to_string(i) +
+                " of num_envs=" + std::to_string(num_envs_) +
+                " (less than 5% of the machine's memory is left): lower "
+                "num_envs");
+          }
           envs_[i].env = descriptor.make_env(config, seeds[i]);
         } catch (const std::exception& e) {
           if (!failed.exchange(true)) error = e.what();
@@ -387,14 +406,36 @@ class EnvPool {
     return buf;
   }
 
-  // This process's resident memory (Linux /proc), else 0.
-  static double ResidentBytes() {
+  // The cores this process may run on (its affinity mask), at least 1.
+  static int UsableCores() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+      return std::max(1, CPU_COUNT(&set));
+    }
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  }
+
+  // Bytes this process has allocated with malloc/new (every arena), or its
+  // resident memory where glibc's mallinfo2 is missing. The allocator's
+  // count, not the RSS: memory freed by an earlier pool and reused by this
+  // env would not show in the RSS.
+  static double AllocatedBytes() {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    const struct mallinfo2 m = mallinfo2();
+    return static_cast<double>(m.uordblks) + static_cast<double>(m.hblkhd);
+#else
     std::FILE* f = std::fopen("/proc/self/statm", "r");
     if (f == nullptr) return 0;
     long size = 0, resident = 0;
     const int read = std::fscanf(f, "%ld %ld", &size, &resident);
     std::fclose(f);
     return read == 2 ? static_cast<double>(resident) * sysconf(_SC_PAGESIZE) : 0;
+#endif
+  }
+
+  static double TotalMemoryBytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    return pages > 0 ? static_cast<double>(pages) * sysconf(_SC_PAGESIZE) : 0;
   }
 
   // MemAvailable from /proc/meminfo (Linux), else 0 (unknown: no check).
@@ -531,16 +572,23 @@ class EnvPool {
     }
   }
 
-  // recv()'s thread: while the head block is not ready, run queued steps
-  // itself (it would idle otherwise), one at a time so that it notices the
-  // batch completing after at most one step; then spin briefly, then sleep.
-  // It helps only without a timeout (a step could outlast it) and only while
-  // steps are short: after one that took longer than kMaxHelpStepNs it
-  // leaves the envs to the workers, so recv() stays prompt (and Ctrl-C
-  // responsive) for heavy envs.
+  // recv()'s thread, while the head batch is not ready:
+  //  - runs queued steps itself (it would idle otherwise), one at a time so
+  //    that it notices the batch completing after at most one step. Light
+  //    steps always. Heavy ones (a step over kMaxHelpStepNs was seen) only
+  //    when a core is spare (num_threads < cores): then it takes no core
+  //    from a worker, and a lone env is stepped with no thread wake-up at
+  //    all (a wake-up costs more than an Atari step). Between heavy steps it
+  //    still polls (Ctrl-C) every kPollIntervalNs. Never with a timeout (a
+  //    step could outlast it).
+  //  - then spins: long when a core is spare or steps are light (the batch
+  //    is microseconds away), briefly otherwise (spinning would take a
+  //    worker's core for most of a heavy step).
+  //  - then sleeps until the batch is ready, polling every kPollIntervalNs.
   void Wait(int64_t timeout_ns, const std::function<void()>& poll) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
+    auto last_poll = start;
     ActionItem item;
     int spins = 0;
     while (!state_queue_->HeadReady()) {
@@ -549,15 +597,22 @@ class EnvPool {
             "the env pool was closed (by close() on another thread or in a "
             "signal handler) while recv() was waiting");
       }
-      if (help_ && timeout_ns < 0 && action_queue_->TryPop(&item, 1)) {
+      if (timeout_ns < 0 && (!heavy_steps_ || spare_core_) &&
+          action_queue_->TryPop(&item, 1)) {
         const auto t0 = Clock::now();
         Process(item);
-        if (Clock::now() - t0 > std::chrono::nanoseconds(kMaxHelpStepNs)) {
-          help_ = false;
+        const auto t1 = Clock::now();
+        if (t1 - t0 > std::chrono::nanoseconds(kMaxHelpStepNs)) {
+          heavy_steps_ = true;
+        }
+        if (heavy_steps_ &&
+            t1 - last_poll > std::chrono::nanoseconds(kPollIntervalNs)) {
+          last_poll = t1;
+          poll();
         }
         continue;
       }
-      if (++spins < kRecvSpin) {
+      if (++spins < (heavy_steps_ && !spare_core_ ? kRecvSpinShort : kRecvSpin)) {
         CpuRelax();
         continue;
       }
@@ -573,7 +628,10 @@ class EnvPool {
         slice = std::min(slice, timeout_ns - elapsed);
       }
       state_queue_->WaitHead(slice);
-      if (!state_queue_->HeadReady()) poll();
+      if (!state_queue_->HeadReady()) {
+        last_poll = Clock::now();
+        poll();
+      }
     }
   }
 
@@ -679,6 +737,7 @@ class EnvPool {
   }
 
   static constexpr int kRecvSpin = 4000;
+  static constexpr int kRecvSpinShort = 100;
   static constexpr int64_t kMaxHelpStepNs = 200'000;
   static constexpr int64_t kPollIntervalNs = 20'000'000;
 
@@ -701,7 +760,8 @@ class EnvPool {
   uint32_t generation_ = 0;
   int in_flight_count_ = 0;
   std::vector<ActionItem> items_;
-  bool help_ = true;
+  bool heavy_steps_ = false;  // a step recv() ran took > kMaxHelpStepNs
+  bool spare_core_ = false;   // num_threads < usable cores (see Wait)
   // close():
   EntryGate gate_;
   std::atomic<bool> closing_{false};

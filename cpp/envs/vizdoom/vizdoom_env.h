@@ -653,6 +653,7 @@ class VizdoomEnv : public Env {
     spec.render_height = s.screen_h;
     spec.render_width = s.screen_w;
     // The engine and its launcher: about 20 MiB resident at 160x120 (ps).
+    spec.step_waits_on_process = true;
     spec.external_bytes_per_env =
         24 * 1024 * 1024 + 4 * s.screen_h * s.screen_w;
     return spec;
