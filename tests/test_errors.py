@@ -21,7 +21,9 @@ def _still_works(env, n=None):
     [
         (np.zeros(3, np.int32), ValueError, "shape"),
         (np.zeros((4, 1), np.int32), ValueError, "shape"),
-        (np.zeros(4, np.float32), TypeError, "integer"),
+        (np.array([0.5, 0, 0, 0], np.float32), ValueError, "whole number"),
+        (np.array([2.0, 0, 0, 0]), ValueError, "Discrete"),
+        (np.array([np.nan, 0, 0, 0]), ValueError, "Discrete"),
         (np.array([0, 1, 2, 0]), ValueError, "out of range"),
         (np.array([0, -1, 0, 0]), ValueError, "out of range"),
         (np.array(["a", "b", "c", "d"]), TypeError, "dtype"),
@@ -221,3 +223,14 @@ def test_interrupted_recv_leaves_no_stuck_threads():
     env.close()
     assert time.perf_counter() - start < 2.0
     assert psutil.Process().num_threads() == threads_before
+
+
+def test_whole_float_discrete_actions_act_as_ints(make):
+    # EnvPool takes float arrays for discrete actions (its DM tests send them).
+    ours, ref = make("CartPole-v1", num_envs=4), make("CartPole-v1", num_envs=4)
+    ours.reset()
+    ref.reset()
+    for action in ([1, 0, 1, 1], [0, 0, 1, 0]):
+        got = ours.step(np.array(action, np.float64))
+        want = ref.step(np.array(action, np.int32))
+        np.testing.assert_array_equal(got[0], want[0])

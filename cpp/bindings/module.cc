@@ -104,8 +104,19 @@ void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
       auto* out = reinterpret_cast<int32_t*>(dst);
       for (std::size_t i = 0; i < n; ++i) {
         if constexpr (std::is_floating_point_v<Src>) {
-          throw py::type_error("action must be an integer array for a discrete "
-                               "action space, got a float array");
+          // EnvPool takes float arrays for discrete actions: whole numbers
+          // in range are those actions; anything else is an error.
+          const double v = static_cast<double>(src[i]);
+          if (!(v == std::floor(v) && v >= 0 &&
+                (spec.num_values > 0 ? v < static_cast<double>(spec.num_values)
+                                     : v <= std::numeric_limits<int32_t>::max()))) {
+            std::ostringstream msg;
+            msg << "action " << v << " is not one of Discrete("
+                << spec.num_values << ") (a float action must be a whole "
+                << "number in range)";
+            throw py::value_error(msg.str());
+          }
+          out[i] = static_cast<int32_t>(v);
         } else {
           auto v = src[i];
           // Compared in the source's own signedness: a huge uint64 is

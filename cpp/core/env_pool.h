@@ -581,9 +581,11 @@ class EnvPool {
   //    all (a wake-up costs more than an Atari step). Between heavy steps it
   //    still polls (Ctrl-C) every kPollIntervalNs. Never with a timeout (a
   //    step could outlast it).
-  //  - then spins: long when a core is spare or steps are light (the batch
-  //    is microseconds away), briefly otherwise (spinning would take a
-  //    worker's core for most of a heavy step).
+  //  - then spins: up to kSpareSpinNs for heavy steps with a core spare
+  //    (a wake-up from sleep costs more than an Atari step), a few thousand
+  //    pauses for light steps (the batch is microseconds away), briefly for
+  //    heavy steps on a full machine (spinning would take a worker's core
+  //    for most of a step).
   //  - then sleeps until the batch is ready, polling every kPollIntervalNs.
   void Wait(int64_t timeout_ns, const std::function<void()>& poll) {
     using Clock = std::chrono::steady_clock;
@@ -591,6 +593,7 @@ class EnvPool {
     auto last_poll = start;
     ActionItem item;
     int spins = 0;
+    Clock::time_point spin_start{};
     while (!state_queue_->HeadReady()) {
       if (closing_.load(std::memory_order_relaxed)) {
         throw std::logic_error(
@@ -602,6 +605,7 @@ class EnvPool {
         const auto t0 = Clock::now();
         Process(item);
         const auto t1 = Clock::now();
+        spin_start = Clock::time_point{};
         if (t1 - t0 > std::chrono::nanoseconds(kMaxHelpStepNs)) {
           heavy_steps_ = true;
         }
@@ -612,7 +616,16 @@ class EnvPool {
         }
         continue;
       }
-      if (++spins < (heavy_steps_ && !spare_core_ ? kRecvSpinShort : kRecvSpin)) {
+      if (heavy_steps_ && spare_core_) {
+        // The batch is a heavy step away and a core is spare: wait awake
+        // for up to kSpareSpinNs (a recv() that sleeps costs a wake-up,
+        // which can cost more than an Atari step).
+        if (spin_start == Clock::time_point{}) spin_start = Clock::now();
+        if (Clock::now() - spin_start < std::chrono::nanoseconds(kSpareSpinNs)) {
+          CpuRelax();
+          continue;
+        }
+      } else if (++spins < (heavy_steps_ ? kRecvSpinShort : kRecvSpin)) {
         CpuRelax();
         continue;
       }
@@ -738,6 +751,7 @@ class EnvPool {
 
   static constexpr int kRecvSpin = 4000;
   static constexpr int kRecvSpinShort = 100;
+  static constexpr int64_t kSpareSpinNs = 2'000'000;
   static constexpr int64_t kMaxHelpStepNs = 200'000;
   static constexpr int64_t kPollIntervalNs = 20'000'000;
 

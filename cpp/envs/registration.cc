@@ -23,6 +23,10 @@ void RegisterAllEnvs(Registry& registry) {
   registry.Add<MountainCarContinuousEnv>("MountainCarContinuous-v0");
   registry.Add<PendulumEnv>("Pendulum-v0", {{"version", int64_t{0}}});
   registry.Add<PendulumEnv>("Pendulum-v1");
+  // EnvPool's aliases (gymnasium's functional "phys2d" ids).
+  registry.Add<CartPoleEnv>("phys2d/CartPole-v0", {{"max_episode_steps", int64_t{200}}});
+  registry.Add<CartPoleEnv>("phys2d/CartPole-v1");
+  registry.Add<PendulumEnv>("phys2d/Pendulum-v0", {{"version", int64_t{0}}});
   registry.Add<DummyEnv>("Dummy-v0");  // for testing the engine
 #ifdef ENVPOOL_LITE_ATARI
   // Pong-v5, Breakout-v5, ...: every single-player ALE game.

@@ -63,8 +63,13 @@ _SET_STATE: dict[str, Callable] = {
 }
 
 
+def _unaliased(task_id: str) -> str:
+    """EnvPool's "phys2d/" aliases draw as the task they alias."""
+    return task_id.removeprefix("phys2d/")
+
+
 def can_render(task_id: str) -> bool:
-    return task_id in _GYMNASIUM_TASK
+    return _unaliased(task_id) in _GYMNASIUM_TASK
 
 
 class ClassicRenderer:
@@ -82,8 +87,8 @@ class ClassicRenderer:
             raise ImportError(f"rendering {task_id} needs pygame: pip install 'envpool_lite[render]'") from None
         import gymnasium
 
-        self._env = gymnasium.make(_GYMNASIUM_TASK[task_id], render_mode="rgb_array").unwrapped
-        self._set_state = _SET_STATE[task_id]
+        self._env = gymnasium.make(_GYMNASIUM_TASK[_unaliased(task_id)], render_mode="rgb_array").unwrapped
+        self._set_state = _SET_STATE[_unaliased(task_id)]
 
     def draw(self, states: np.ndarray) -> np.ndarray:
         """(n, H, W, 3) uint8 pictures of n states (rows of render_state)."""
