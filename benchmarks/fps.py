@@ -57,7 +57,7 @@ class Task:
     headline: tuple = ()
     full: tuple = ()
     quick: tuple = ()
-    steps: int = 0  # steps per measurement (0: steps_for's); halved for the default run, quartered for --quick
+    steps: int = 0  # steps per measurement with --full (0: steps_for's); a quarter by default, an eighth with --quick
     limit_steps: int = 0  # steps of the single-thread limit (0: the default)
     vizdoom_gym_id: str | None = None  # vizdoom's own gymnasium env, if any
     atari_game: str | None = None  # Atari: the ROM id, for ale-py's peers
@@ -289,6 +289,8 @@ def _run_gymnasium_vector(mode: str, task: Task, cfg: Config, steps: int) -> flo
         raise Skip("no gymnasium implementation")
     if cfg.batch_size != cfg.num_envs:
         raise Skip("sync only")
+    if cfg.num_envs == 1:
+        raise Skip("one env: see gymnasium_loop")
     if mode == "async" and cfg.num_envs > 4 * CORES:
         raise Skip(f"{cfg.num_envs} subprocesses on {CORES} cores")
     import gymnasium
@@ -397,7 +399,7 @@ SYSTEMS: dict[str, Callable[[Task, Config, int], float]] = {
 
 # --- measuring --------------------------------------------------------------
 SCALES = ("quick", "default", "full")
-STEP_DIVISOR = {"quick": 4, "default": 2, "full": 1}  # of a measurement's steps
+STEP_DIVISOR = {"quick": 8, "default": 4, "full": 1}  # of a measurement's steps
 
 
 def steps_for(system: str, cfg: Config, scale: str) -> int:
@@ -464,11 +466,12 @@ class Progress:
         if self._bar is None:
             print(f"[{self._elapsed()}] {text}", flush=True)
 
-    def advance(self, description: str) -> None:
+    def advance(self, description: str | None) -> None:
+        """One measurement done (description None: nothing to say)."""
         self._done += 1
         if self._bar is not None:
-            self._bar.update(self._task, advance=1, description=description)
-        else:
+            self._bar.update(self._task, advance=1, **({"description": description} if description else {}))
+        elif description:
             print(f"[{self._done}/{self._total} {self._elapsed()}] {description}", flush=True)
 
     def _elapsed(self) -> str:
@@ -573,7 +576,7 @@ def main(argv: list[str] | None = None) -> dict:
                     for system in systems:  # interleaved: noise hits every system alike
                         what = f"{task.name} {cfg.label()} {system}"
                         if (task.name, system, cfg.label()) in skipped:
-                            progress.advance(f"{what}: skipped")
+                            progress.advance(None)  # said once already
                             continue
                         try:
                             steps = args.steps or (max(1, task.steps // STEP_DIVISOR[run_scale] // (4 if system.startswith("gymnasium") else 1)) if task.steps else steps_for(system, cfg, run_scale))
@@ -699,7 +702,7 @@ def figure(report: dict, plt):
     panels = {t: [s for s in sweep_titles if any(r["task"] == t and r["sweep"] == s for r in rows)] for t in tasks}
     has_points = {t: any(r["task"] == t and r["sweep"] == "point" for r in rows) for t in tasks}
     ncols = max(int(has_points[t]) + len(panels[t]) for t in tasks)
-    fig = plt.figure(figsize=(max(7.0, 5.5 * ncols), 4.2 * len(tasks)))
+    fig = plt.figure(figsize=(max(8.5, 5.5 * ncols), 4.2 * len(tasks)))
     grid = fig.add_gridspec(len(tasks), ncols)
     colors = {s: plt.cm.tab10(i) for i, s in enumerate(SYSTEM_ORDER)}
     limits = report["single_thread_limit_steps_per_s"]
@@ -728,30 +731,35 @@ def figure(report: dict, plt):
             ax.set_yscale("log")
             ax.grid(True, axis="y", alpha=0.3)
     fig.suptitle(f"{report['machine']['cpu']} ({report['machine']['cores']} cores), median of {report['repeats']}, whiskers min-max; ratios: envpool_lite / EnvPool", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     return fig
 
 
 def _bars(ax, rows: list[dict], colors: dict) -> None:
-    """Grouped bars: one group per setting, one bar per system."""
+    """Grouped bars: one group per setting, one bar per system measured
+    there (centred, so a setting with fewer peers has no gaps)."""
+    from matplotlib.patches import Patch
+
     settings = list(dict.fromkeys((r["num_envs"], r["batch_size"], r["num_threads"]) for r in rows))
     systems = [s for s in SYSTEM_ORDER if any(r["system"] == s for r in rows)]
-    width = 0.8 / len(systems)
     by_key = {(r["num_envs"], r["batch_size"], r["num_threads"], r["system"]): r for r in rows}
-    for k, system in enumerate(systems):
-        for g, setting in enumerate(settings):
-            r = by_key.get((*setting, system))
-            if r is None:
-                continue
-            x = g - 0.4 + width * (k + 0.5)
-            ax.bar(x, r["steps_per_s"], width, color=colors[system], label=system if g == settings.index(next(st for st in settings if (*st, system) in by_key)) else None)
+    width = 0.8 / max(sum((*st, s) in by_key for s in systems) for st in settings)
+    for g, setting in enumerate(settings):
+        here = [s for s in systems if (*setting, s) in by_key]
+        for k, system in enumerate(here):
+            r = by_key[(*setting, system)]
+            x = g + width * (k - (len(here) - 1) / 2)
+            ax.bar(x, r["steps_per_s"], width, color=colors[system])
             ax.errorbar(x, r["steps_per_s"], yerr=[[r["steps_per_s"] - r["min"]], [r["max"] - r["steps_per_s"]]], color="black", capsize=2, linewidth=0.8)
             ref = by_key.get((*setting, "envpool"))
             if system == "envpool_lite" and ref is not None:
                 ax.annotate(f"{r['steps_per_s'] / ref['steps_per_s']:.2f}x", (x, r["max"]), textcoords="offset points", xytext=(0, 3), ha="center", fontsize=7, fontweight="bold")
     ax.set_xticks(range(len(settings)))
     ax.set_xticklabels([f"{e}/{b}/{t}\n{'sync' if e == b else 'async'}" for e, b, t in settings], fontsize=8)
-    ax.legend(fontsize=7, ncol=2)
+    top = max(r["max"] for r in rows)
+    bottom = min(r["min"] for r in rows)
+    ax.set_ylim(bottom / 1.5, top * 4)  # headroom (log scale) for the ratios and the legend
+    ax.legend(handles=[Patch(color=colors[s], label=s) for s in systems], fontsize=7, ncol=min(4, len(systems)), loc="upper left")
 
 
 if __name__ == "__main__":
