@@ -265,3 +265,19 @@ def test_sync_full_send_in_any_id_order_comes_back_in_env_id_order(make):
     obs, rew, term, trunc, info = env.step(actions, ids)
     np.testing.assert_array_equal(info["env_id"], np.arange(5))
     np.testing.assert_array_equal(obs[:, 3], [1, 3, 4, 5, 2])  # each env got its own action
+
+
+@pytest.mark.parametrize("timeout", [None, 5.0])
+def test_a_lone_heavy_env_left_for_recv_still_completes(timeout):
+    # Sync mode, a core spare, heavy steps: send() wakes no worker for the
+    # step recv()'s thread will run itself. recv() with a timeout does not
+    # run steps, so it must hand that step to a worker, not time out.
+    env = envpool_lite.make("Dummy-v0", num_envs=1, num_threads=1, step_sleep_us=1000)
+    env.reset()
+    for _ in range(3):
+        env.step(np.zeros(1, np.int32))  # recv() learns that steps are heavy
+    for i in range(5):
+        env.send(np.zeros(1, np.int32))
+        obs = env.recv(timeout=timeout)[0]
+        assert obs[0, 2] == 4 + i  # the step in the episode: every step ran once
+    env.close()

@@ -34,8 +34,9 @@ class ActionBufferQueue {
     mask_ = cap - 1;
   }
 
-  // Producer side (one thread at a time).
-  void Push(const ActionItem* items, int n) {
+  // Producer side (one thread at a time). Wakes `wake` sleeping workers
+  // (the items are there for any worker or TryPop either way).
+  void Push(const ActionItem* items, int n, int wake = -1) {
     for (int i = 0; i < n; ++i) {
       Cell& cell = cells_[tail_ & mask_];
       while (cell.seq.load(std::memory_order_acquire) != tail_) CpuRelax();
@@ -43,7 +44,7 @@ class ActionBufferQueue {
       cell.seq.store(tail_ + 1, std::memory_order_release);
       ++tail_;
     }
-    available_.Release(n);
+    available_.Release(n, wake);
   }
 
   // Consumer side: blocks for at least one item and takes up to max_n.
@@ -64,6 +65,11 @@ class ActionBufferQueue {
     int n = available_.TryAcquireUpTo(max_n);
     Take(out, n);
     return n;
+  }
+
+  // Wake a sleeping worker if items wait (see Push's `wake`).
+  void WakeOne() {
+    if (available_.Available() > 0) available_.Release(0, 1);
   }
 
   int Size() const { return available_.Available(); }

@@ -54,12 +54,15 @@ class Semaphore {
   // latency).
   explicit Semaphore(int spin = 0) : spin_(spin) {}
 
-  void Release(int n) {
+  // Adds n units and wakes up to `wake` sleepers (default n); fewer when
+  // the caller will take units itself.
+  void Release(int n, int wake = -1) {
     // seq_cst pairs with the waiter's increment of waiters_ followed by its
     // load of count_: one of the two sides sees the other (no lost wake-up).
     count_.fetch_add(n, std::memory_order_seq_cst);
-    if (waiters_.load(std::memory_order_seq_cst) > 0) {
-      FutexWake(&count_, n);
+    if (wake < 0) wake = n;
+    if (wake > 0 && waiters_.load(std::memory_order_seq_cst) > 0) {
+      FutexWake(&count_, wake);
     }
   }
 
