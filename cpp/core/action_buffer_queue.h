@@ -63,6 +63,12 @@ class ActionBufferQueue {
   int TryPop(ActionItem* out, int max_n) {
     if (stopped_.load(std::memory_order_acquire)) return 0;
     int n = available_.TryAcquireUpTo(max_n);
+    // Stop() may have come between the check and the acquire: its units
+    // are not items (Take would wait forever for them).
+    if (n > 0 && stopped_.load(std::memory_order_acquire)) {
+      available_.Release(n);
+      return 0;
+    }
     Take(out, n);
     return n;
   }

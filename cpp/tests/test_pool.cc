@@ -4,6 +4,7 @@
 // are still stepping. Runs under the sanitizers too.
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <cstring>
@@ -214,18 +215,28 @@ void TestCloseFromAnotherThreadDuringRecv() {
   }
 }
 
+// A sync pool of 2 Dummy envs (one worker) whose first step, of at least
+// `sleep_us`, is in flight.
+std::unique_ptr<EnvPool> TwoSlowEnvsInFlight(int64_t sleep_us) {
+  EnvDescriptor d = Dummy();
+  Config c = d.defaults;
+  c.Set("step_sleep_us", sleep_us);
+  auto pool = std::make_unique<EnvPool>(d, c, Options(2, 2, 1));
+  std::vector<int32_t> all = {0, 1};
+  std::vector<int32_t> actions(2, 1);
+  pool->SendReset(all.data(), 2, nullptr);
+  pool->Recv(-1, [] {});
+  pool->Send(all.data(), 2, reinterpret_cast<const char*>(actions.data()));
+  return pool;
+}
+
 // A second caller while recv() is blocked gets ConcurrentUseError and
 // changes nothing; the blocked recv() then completes normally.
 void TestConcurrentCallsRejected() {
-  EnvDescriptor d = Dummy();
-  Config c = d.defaults;
-  c.Set("step_sleep_us", int64_t{100000});
-  EnvPool pool(d, c, Options(2, 2, 1));
+  auto pool_ptr = TwoSlowEnvsInFlight(100000);
+  EnvPool& pool = *pool_ptr;
   std::vector<int32_t> all = {0, 1};
   std::vector<int32_t> actions(2, 1);
-  pool.SendReset(all.data(), 2, nullptr);
-  pool.Recv(-1, [] {});
-  pool.Send(all.data(), 2, reinterpret_cast<const char*>(actions.data()));
   std::atomic<int> rows{0};
   std::thread receiver([&] { rows = pool.Recv(-1, [] {}).rows; });
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
@@ -249,15 +260,8 @@ void TestConcurrentCallsRejected() {
 // close() from inside recv() on the same thread (what a signal handler does
 // through the binding's poll): recv() ends, the teardown runs as it leaves.
 void TestCloseFromInsideRecv() {
-  EnvDescriptor d = Dummy();
-  Config c = d.defaults;
-  c.Set("step_sleep_us", int64_t{200000});
-  EnvPool pool(d, c, Options(2, 2, 1));
-  std::vector<int32_t> all = {0, 1};
-  std::vector<int32_t> actions(2, 1);
-  pool.SendReset(all.data(), 2, nullptr);
-  pool.Recv(-1, [] {});
-  pool.Send(all.data(), 2, reinterpret_cast<const char*>(actions.data()));
+  auto pool_ptr = TwoSlowEnvsInFlight(200000);
+  EnvPool& pool = *pool_ptr;
   bool ended = false;
   bool reentry_rejected = false;
   try {
