@@ -145,11 +145,13 @@ def test_a_second_caller_while_recv_blocks_gets_a_clear_error(call):
 
 
 def test_render_while_recv_blocks():
-    env = envpool_lite.make("Pong-v5", num_envs=2, num_threads=1, render_mode="rgb_array", frame_skip=1000)
+    env = envpool_lite.make("Pong-v5", num_envs=4, num_threads=1, render_mode="rgb_array", frame_skip=1000)
     env.reset()
-    env.send(np.zeros(2, np.int32))
-    t, result = _in_background(env.recv)
-    assert t.is_alive()  # two steps of 1,000 frames each take a while
+    env.send(np.zeros(4, np.int32))
+    # With a timeout recv() only waits: one worker steps the four envs in
+    # turn, 1,000 frames each (a quarter of a second at least).
+    t, result = _in_background(lambda: env.recv(timeout=60))
+    assert t.is_alive()
     with pytest.raises(RuntimeError, match="another thread"):
         env.render(np.array([0]))
     t.join(30)
