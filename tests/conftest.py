@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 
@@ -24,3 +26,12 @@ def random_actions(space, n, rng):
     if hasattr(space, "n"):
         return rng.integers(0, int(space.n), size=n).astype(np.int32)
     return rng.uniform(space.low, space.high, size=(n, *space.shape)).astype(space.dtype)
+
+
+@pytest.fixture
+def quiet_gymnasium():
+    """Silences gymnasium's warnings for a test that makes its reference envs
+    (the passive env checker's notes, CartPole-v0's age)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield

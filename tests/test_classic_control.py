@@ -9,13 +9,15 @@ checks that it saw the endings it is meant to cover, so none can pass
 vacuously.
 """
 
-import warnings
 
 import gymnasium
 import numpy as np
 import pytest
 
 import envpool_lite
+
+# gymnasium's passive env checker notes and old-version warnings, not ours.
+pytestmark = pytest.mark.usefixtures("quiet_gymnasium")
 from gymnasium.envs.classic_control import PendulumEnv
 
 TASKS = ["CartPole-v0", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1"]
@@ -95,12 +97,6 @@ def run_side_by_side(task, num_envs, seed, steps, policy, env_kwargs=None, seed_
         ours.close()
         ref.close()
 
-
-@pytest.fixture(autouse=True)
-def _quiet_gymnasium():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the passive env checker's notes
-        yield
 
 
 @pytest.mark.parametrize("task", TASKS)

@@ -3,7 +3,6 @@ state (gymnasium's for classic control, ALE's for Atari; ViZDoom's are in
 test_vizdoom.py), EnvPool's batched form and gymnasium's vector form, the
 errors, and gymnasium's RecordVideo on a pool."""
 
-import warnings
 from collections.abc import Sequence
 
 import gymnasium
@@ -12,14 +11,11 @@ import pytest
 
 import envpool_lite
 
+# gymnasium's passive env checker notes and old-version warnings, not ours.
+pytestmark = pytest.mark.usefixtures("quiet_gymnasium")
+
 CLASSIC = ["CartPole-v0", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1"]
 
-
-@pytest.fixture(autouse=True)
-def _quiet_gymnasium():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the passive env checker's notes, CartPole-v0's age
-        yield
 
 
 @pytest.mark.parametrize("task", CLASSIC)

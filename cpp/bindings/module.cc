@@ -130,10 +130,10 @@ void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
                         static_cast<int64_t>(v) <=
                             std::numeric_limits<int32_t>::max());
           } else {
-            ok = static_cast<uint64_t>(v) <
-                 static_cast<uint64_t>(spec.num_values > 0
-                                           ? spec.num_values
-                                           : std::numeric_limits<int32_t>::max());
+            ok = spec.num_values > 0
+                     ? static_cast<uint64_t>(v) < static_cast<uint64_t>(spec.num_values)
+                     : static_cast<uint64_t>(v) <= static_cast<uint64_t>(
+                                                       std::numeric_limits<int32_t>::max());
           }
           if (!ok) {
             throw py::value_error(
@@ -419,16 +419,16 @@ class PyEnvPool {
     py::array arr = py::array::ensure(
         action, py::array::c_style | py::detail::npy_api::NPY_ARRAY_ALIGNED_);
     if (!arr) throw py::type_error("action must be array-like");
-    const char order = arr.dtype().byteorder();  // '=', '|', '<' or '>'
-    if (order == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? '>' : '<')) {
-      arr = py::array(arr.attr("astype")(arr.dtype().attr("newbyteorder")("=")));
-    }
-    {
-      char k = arr.dtype().kind();
-      int sz = static_cast<int>(arr.dtype().itemsize());
-      if (k == 'f' && sz != 4 && sz != 8) {  // float16, longdouble
-        arr = py::array(arr.attr("astype")("float64"));
-      }
+    // numpy converts what the dispatch below does not read: a foreign byte
+    // order (to this machine's) and float16 / longdouble (to float64).
+    py::dtype dt = arr.dtype();
+    const bool foreign_order =
+        dt.byteorder() == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? '>' : '<');
+    const bool odd_float = dt.kind() == 'f' && dt.itemsize() != 4 && dt.itemsize() != 8;
+    if (foreign_order || odd_float) {
+      arr = py::array(arr.attr("astype")(
+          odd_float ? py::object(py::str("float64")) : dt.attr("newbyteorder")("=")));
+      dt = arr.dtype();
     }
     // Expected shape: (n, *spec.shape).
     bool shape_ok = arr.ndim() == static_cast<py::ssize_t>(1 + spec.shape.size()) &&
@@ -448,7 +448,6 @@ class PyEnvPool {
     std::size_t count = static_cast<std::size_t>(arr.size());
     char* dst = action_scratch_.data();
     const void* src = arr.data();
-    py::dtype dt = arr.dtype();
     char kind = dt.kind();
     int size = static_cast<int>(dt.itemsize());
     if (kind == 'b') {
@@ -546,6 +545,10 @@ PYBIND11_MODULE(_core, m) {
       PyErr_SetObject(cls.ptr(), exc.ptr());
     }
   });
+
+  // The pool's limits (python/envpool_lite/spec.py checks them first).
+  m.attr("MAX_NUM_ENVS") = EnvPool::kMaxEnvs;
+  m.attr("MAX_NUM_THREADS") = EnvPool::kMaxThreads;
 
   m.def("list_tasks", [] { return GlobalRegistry().TaskIds(); });
   m.def("task_defaults", [](const std::string& task_id) {

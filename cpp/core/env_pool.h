@@ -18,7 +18,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -28,15 +27,12 @@
 #include <thread>
 #include <vector>
 
-#include <malloc.h>
-#include <sched.h>
-#include <unistd.h>
-
 #include "action_buffer_queue.h"
 #include "entry_gate.h"
 #include "env.h"
 #include "registry.h"
 #include "state_buffer_queue.h"
+#include "system_info.h"
 #include "thread_pool.h"
 
 namespace envpool_lite {
@@ -116,7 +112,7 @@ class EnvPool {
                                   std::to_string(kMaxEnvs) + ", got " +
                                   std::to_string(num_envs_));
     }
-    const int cores = UsableCores();
+    const int cores = system::UsableCores();
     if (options.num_threads < 0 || options.num_threads > kMaxThreads) {
       throw std::invalid_argument("num_threads must be in [0, " +
                                   std::to_string(kMaxThreads) +
@@ -309,24 +305,19 @@ class EnvPool {
   // after minutes of building (or at the kernel's OOM killer).
   std::unique_ptr<Env> BuildFirstEnv(const EnvDescriptor& descriptor,
                                      const Config& config, uint64_t seed) {
-    const double before = AllocatedBytes();
+    const double before = system::AllocatedBytes();
     std::unique_ptr<Env> env;
     try {
       env = descriptor.make_env(config, seed);
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("failed to create env: ") + e.what());
     }
-    const double one_env = std::max(0.0, AllocatedBytes() - before) +
+    const double one_env = std::max(0.0, system::AllocatedBytes() - before) +
                            static_cast<double>(spec_.external_bytes_per_env);
-    const double needed = one_env * (num_envs_ - 1);
-    const double available = AvailableMemoryBytes();
-    if (num_envs_ > 1 && available > 0 && needed > 0.8 * available) {
-      throw std::invalid_argument(
-          "num_envs=" + std::to_string(num_envs_) + " would need about " +
-          GiB(needed) + " for its envs (" + GiB(one_env) +
-          " each, measured on the first), more than 80% of the " +
-          GiB(available) + " of memory available: lower num_envs");
-    }
+    CheckFitsInMemory(one_env * (num_envs_ - 1),
+                      "for its envs (" + system::FormatBytes(one_env) +
+                          " each, measured on the first)",
+                      "lower num_envs");
     return env;
   }
 
@@ -340,11 +331,11 @@ class EnvPool {
     std::atomic<bool> failed{false};
     // A backstop for envs the first one misrepresents: building stops while
     // the machine still has 5% of its memory (checked every 64 envs).
-    const double total = TotalMemoryBytes();
+    const double total = system::TotalMemoryBytes();
     auto build = [&] {
       for (int i = next++; i < num_envs_ && !failed.load(); i = next++) {
         try {
-          if (i % 64 == 0 && total > 0 && AvailableMemoryBytes() < 0.05 * total) {
+          if (i % 64 == 0 && total > 0 && system::AvailableMemoryBytes() < 0.05 * total) {
             throw std::runtime_error(
                 "memory ran out while building env " + std::to_string(i) +
                 " of num_envs=" + std::to_string(num_envs_) +
@@ -383,72 +374,26 @@ class EnvPool {
     for (const FieldLayout& f : fields_) row += static_cast<double>(f.spec.NumBytes());
     // The ring holds num_envs rows; a batch the user holds and a spare are
     // the rest of steady state.
-    const double bytes = row * (num_envs_ + 2.0 * batch_size_);
-    const double available = AvailableMemoryBytes();
+    CheckFitsInMemory(row * (num_envs_ + 2.0 * batch_size_),
+                      "for its output buffers at batch_size=" +
+                          std::to_string(batch_size_) + " (" +
+                          std::to_string(static_cast<int64_t>(row)) +
+                          " bytes per env, observation size included)",
+                      "lower num_envs or the observation size (img_height, "
+                      "img_width, stack_num)");
+  }
+
+  // `bytes` (what num_envs needs, `what` says for what) must fit in 80% of
+  // the memory available; unknown availability passes.
+  void CheckFitsInMemory(double bytes, const std::string& what,
+                         const char* remedy) const {
+    const double available = system::AvailableMemoryBytes();
     if (available > 0 && bytes > 0.8 * available) {
       throw std::invalid_argument(
-          "num_envs=" + std::to_string(num_envs_) + " with batch_size=" +
-          std::to_string(batch_size_) + " needs " + GiB(bytes) +
-          " for its output buffers (" + std::to_string(static_cast<int64_t>(row)) +
-          " bytes per env, observation size included), more than 80% of the " +
-          GiB(available) + " of memory available: lower num_envs or the "
-          "observation size (img_height, img_width, stack_num)");
+          "num_envs=" + std::to_string(num_envs_) + " needs about " +
+          system::FormatBytes(bytes) + " " + what + ", more than 80% of the " +
+          system::FormatBytes(available) + " of memory available: " + remedy);
     }
-  }
-
-  static std::string GiB(double bytes) {
-    char buf[32];
-    if (bytes < 1024.0 * 1024 * 1024) {
-      std::snprintf(buf, sizeof(buf), "%.1f MiB", bytes / (1024.0 * 1024));
-    } else {
-      std::snprintf(buf, sizeof(buf), "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
-    }
-    return buf;
-  }
-
-  // The cores this process may run on (its affinity mask), at least 1.
-  static int UsableCores() {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-      return std::max(1, CPU_COUNT(&set));
-    }
-    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  }
-
-  // Bytes this process has allocated with malloc/new (every arena), or its
-  // resident memory where glibc's mallinfo2 is missing. The allocator's
-  // count, not the RSS: memory freed by an earlier pool and reused by this
-  // env would not show in the RSS.
-  static double AllocatedBytes() {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    const struct mallinfo2 m = mallinfo2();
-    return static_cast<double>(m.uordblks) + static_cast<double>(m.hblkhd);
-#else
-    std::FILE* f = std::fopen("/proc/self/statm", "r");
-    if (f == nullptr) return 0;
-    long size = 0, resident = 0;
-    const int read = std::fscanf(f, "%ld %ld", &size, &resident);
-    std::fclose(f);
-    return read == 2 ? static_cast<double>(resident) * sysconf(_SC_PAGESIZE) : 0;
-#endif
-  }
-
-  static double TotalMemoryBytes() {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    return pages > 0 ? static_cast<double>(pages) * sysconf(_SC_PAGESIZE) : 0;
-  }
-
-  // MemAvailable from /proc/meminfo (Linux), else 0 (unknown: no check).
-  static double AvailableMemoryBytes() {
-    std::FILE* f = std::fopen("/proc/meminfo", "r");
-    if (f == nullptr) return 0;
-    char line[256];
-    double kb = 0;
-    while (std::fgets(line, sizeof(line), f) != nullptr) {
-      if (std::sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
-    }
-    std::fclose(f);
-    return kb * 1024.0;
   }
 
   struct alignas(64) EnvState {
@@ -499,11 +444,7 @@ class EnvPool {
   void CheckRenderable(const int32_t* env_ids, int n) const {
     for (int i = 0; i < n; ++i) {
       const int32_t id = env_ids[i];
-      if (id < 0 || id >= num_envs_) {
-        throw std::out_of_range("env_id " + std::to_string(id) +
-                                " out of range [0, " +
-                                std::to_string(num_envs_) + ")");
-      }
+      CheckInRange(id);
       if (in_flight_[id]) {
         throw std::logic_error(
             "cannot render env " + std::to_string(id) +
@@ -513,17 +454,21 @@ class EnvPool {
     }
   }
 
+  void CheckInRange(int32_t id) const {
+    if (id < 0 || id >= num_envs_) {
+      throw std::out_of_range("env_id " + std::to_string(id) +
+                              " out of range [0, " + std::to_string(num_envs_) +
+                              ")");
+    }
+  }
+
   // Every id in range, not repeated, and awaiting an action. Throws before
   // changing anything, so a bad call leaves the pool as it was.
   void CheckIds(const int32_t* env_ids, int n) {
     ++generation_;
     for (int i = 0; i < n; ++i) {
       int32_t id = env_ids[i];
-      if (id < 0 || id >= num_envs_) {
-        throw std::out_of_range("env_id " + std::to_string(id) +
-                                " out of range [0, " +
-                                std::to_string(num_envs_) + ")");
-      }
+      CheckInRange(id);
       if (seen_[id] == generation_) {
         throw std::invalid_argument("env_id " + std::to_string(id) +
                                     " appears twice");
@@ -790,7 +735,7 @@ class EnvPool {
   std::atomic<bool> closing_{false};
   bool teardown_pending_ = false;  // with the gate held only
   bool torn_down_ = false;         // with the gate held only
-  const int fork_generation_ = ForkGeneration();  // recv()'s thread may run steps (see Wait)
+  const int fork_generation_ = ForkGeneration();  // the process it was made in
 };
 
 }  // namespace envpool_lite

@@ -13,6 +13,18 @@
     }                                                                    \
   } while (0)
 
+// CHECK that `statement` throws an exception of type `type`.
+#define CHECK_THROWS(statement, type) \
+  do {                                 \
+    bool threw_ = false;               \
+    try {                              \
+      statement;                       \
+    } catch (const type&) {            \
+      threw_ = true;                   \
+    }                                  \
+    CHECK(threw_ && #type);            \
+  } while (0)
+
 #define RUN(test)                                  \
   do {                                             \
     std::printf("[ RUN  ] %s\n", #test);           \

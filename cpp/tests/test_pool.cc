@@ -240,19 +240,11 @@ void TestConcurrentCallsRejected() {
   std::atomic<int> rows{0};
   std::thread receiver([&] { rows = pool.Recv(-1, [] {}).rows; });
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
-  int rejected = 0;
-  try {
-    pool.Recv(-1, [] {});
-  } catch (const ConcurrentUseError&) {
-    ++rejected;
-  }
-  try {
-    pool.Send(all.data(), 2, reinterpret_cast<const char*>(actions.data()));
-  } catch (const ConcurrentUseError&) {
-    ++rejected;
-  }
+  CHECK_THROWS(pool.Recv(-1, [] {}), ConcurrentUseError);
+  CHECK_THROWS(
+      pool.Send(all.data(), 2, reinterpret_cast<const char*>(actions.data())),
+      ConcurrentUseError);
   receiver.join();
-  CHECK(rejected == 2);
   CHECK(rows == 2);
   CHECK(pool.InFlight() == 0);
 }
@@ -285,27 +277,9 @@ void TestCloseFromInsideRecv() {
 // Option values are range-checked for the C++ type they land in.
 void TestConfigRanges() {
   Config c{{"n", int64_t{int64_t{1} << 32}}, {"x", 1.0 / 0.0}, {"k", int64_t{5}}};
-  bool threw = false;
-  try {
-    c.GetInt("n");
-  } catch (const std::invalid_argument&) {
-    threw = true;
-  }
-  CHECK(threw);
-  threw = false;
-  try {
-    c.GetFloat("x");
-  } catch (const std::invalid_argument&) {
-    threw = true;
-  }
-  CHECK(threw);
-  threw = false;
-  try {
-    c.GetInt("k", 0, 4);
-  } catch (const std::invalid_argument&) {
-    threw = true;
-  }
-  CHECK(threw);
+  CHECK_THROWS(c.GetInt("n"), std::invalid_argument);
+  CHECK_THROWS(c.GetFloat("x"), std::invalid_argument);
+  CHECK_THROWS(c.GetInt("k", 0, 4), std::invalid_argument);
   CHECK(c.GetInt("k", 0, 5) == 5);
 }
 

@@ -148,9 +148,6 @@ class EnvPoolBase:
     def __reduce_ex__(self, protocol):
         self._no_copy("pickle")
 
-    def __getstate__(self):
-        self._no_copy("pickle")
-
     def __del__(self):
         try:
             self.close()

@@ -28,10 +28,10 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
     }
 )
 MAX_SEED = 2**32 - 1
-# Limits of the pool's options, checked before anything is allocated (the
-# C++ pool checks the same ones, and the memory its buffers need).
-MAX_NUM_ENVS = 2**20
-MAX_NUM_THREADS = 1024
+# The C++ pool's limits, checked here first: before seeds_for builds a list
+# of num_envs seeds (the pool then checks the memory its buffers need).
+MAX_NUM_ENVS = _core.MAX_NUM_ENVS
+MAX_NUM_THREADS = _core.MAX_NUM_THREADS
 # Options an env declares for make() to fill, not the user: Atari's game (set
 # by the registration) and the path of its ROM in the installed ale-py
 # package. They are not listed, accepted, or shown in `config`.
@@ -99,10 +99,7 @@ def _coerce_option(name: str, value: Any, default: Any) -> Any:
             return bool(value)
         raise TypeError(f"option {name!r} must be a bool, got {value!r}")
     if isinstance(default, int):
-        value = _as_int(f"option {name!r}", value)
-        if not -(2**31) <= value < 2**31:  # every int option lands in a C++ int
-            raise ValueError(f"option {name!r} must fit a 32-bit int, got {value}")
-        return value
+        return _as_int(f"option {name!r}", value)  # its range: the env's MakeSpec
     if isinstance(default, float):
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise TypeError(f"option {name!r} must be a float, got {value!r}")
