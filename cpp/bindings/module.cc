@@ -167,6 +167,67 @@ void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
   }
 }
 
+// Validates `action` (n actions of `spec`) and writes them to `dst` in the
+// spec's dtype; raises before writing on a bad shape, dtype or value.
+void ConvertActionsInto(const ArraySpec& spec, const py::object& action,
+                      std::size_t n, char* dst) {
+  // Aligned and in this machine's byte order: a big-endian array is
+  // converted (by numpy), never read as if it were little-endian.
+  py::array arr = py::array::ensure(
+      action, py::array::c_style | py::detail::npy_api::NPY_ARRAY_ALIGNED_);
+  if (!arr) throw py::type_error("action must be array-like");
+  // numpy converts what the dispatch below does not read: a foreign byte
+  // order (to this machine's) and float16 / longdouble (to float64).
+  py::dtype dt = arr.dtype();
+  const bool foreign_order =
+      dt.byteorder() == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? '>' : '<');
+  const bool odd_float = dt.kind() == 'f' && dt.itemsize() != 4 && dt.itemsize() != 8;
+  if (foreign_order || odd_float) {
+    arr = py::array(arr.attr("astype")(
+        odd_float ? py::object(py::str("float64")) : dt.attr("newbyteorder")("=")));
+    dt = arr.dtype();
+  }
+  // Expected shape: (n, *spec.shape).
+  bool shape_ok = arr.ndim() == static_cast<py::ssize_t>(1 + spec.shape.size()) &&
+                  arr.shape(0) == static_cast<py::ssize_t>(n);
+  for (std::size_t d = 0; shape_ok && d < spec.shape.size(); ++d) {
+    shape_ok = arr.shape(d + 1) == spec.shape[d];
+  }
+  if (!shape_ok) {
+    std::string want = "(" + std::to_string(n);
+    for (int64_t d : spec.shape) want += ", " + std::to_string(d);
+    want += spec.shape.empty() ? ",)" : ")";
+    std::string got = py::str(py::tuple(py::cast(std::vector<py::ssize_t>(
+        arr.shape(), arr.shape() + arr.ndim()))));
+    throw py::value_error("action has shape " + got + ", expected " + want +
+                          " (one action per env id)");
+  }
+  std::size_t count = static_cast<std::size_t>(arr.size());
+  const void* src = arr.data();
+  char kind = dt.kind();
+  int size = static_cast<int>(dt.itemsize());
+  if (kind == 'b') {
+    ConvertAction(static_cast<const uint8_t*>(src), count, spec, dst);
+  } else if (kind == 'i') {
+    if (size == 1) ConvertAction(static_cast<const int8_t*>(src), count, spec, dst);
+    else if (size == 2) ConvertAction(static_cast<const int16_t*>(src), count, spec, dst);
+    else if (size == 4) ConvertAction(static_cast<const int32_t*>(src), count, spec, dst);
+    else ConvertAction(static_cast<const int64_t*>(src), count, spec, dst);
+  } else if (kind == 'u') {
+    if (size == 1) ConvertAction(static_cast<const uint8_t*>(src), count, spec, dst);
+    else if (size == 2) ConvertAction(static_cast<const uint16_t*>(src), count, spec, dst);
+    else if (size == 4) ConvertAction(static_cast<const uint32_t*>(src), count, spec, dst);
+    else ConvertAction(static_cast<const uint64_t*>(src), count, spec, dst);
+  } else if (kind == 'f' && size == 4) {
+    ConvertAction(static_cast<const float*>(src), count, spec, dst);
+  } else if (kind == 'f' && size == 8) {
+    ConvertAction(static_cast<const double*>(src), count, spec, dst);
+  } else {
+    throw py::type_error("action has unsupported dtype " +
+                         std::string(py::str(dt)));
+  }
+}
+
 // One env stepped in a tight C++ loop on the calling thread, with random
 // actions and the pool's episode handling: the per-core limit the benchmark
 // compares pools against.
@@ -229,6 +290,29 @@ double SingleThreadStepsPerSecond(const std::string& task_id,
                     .count();
   return static_cast<double>(steps) / secs;
 }
+
+// A task's action checks without a pool: the distributed pool
+// (python/envpool_lite/distributed.py) validates and converts actions in
+// the caller's process, before anything is sent to a worker.
+class PyActionConverter {
+ public:
+  PyActionConverter(const std::string& task_id, const py::dict& options) {
+    const EnvDescriptor& d = GlobalRegistry().Get(task_id);
+    spec_ = d.make_spec(ConfigFromPy(d, options)).action;
+  }
+
+  // (n, *shape) in the action space's dtype.
+  py::array Convert(const py::object& action, std::size_t n) const {
+    std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
+    shape.insert(shape.end(), spec_.shape.begin(), spec_.shape.end());
+    py::array out(NumpyDType(spec_.dtype), shape);
+    ConvertActionsInto(spec_, action, n, static_cast<char*>(out.mutable_data()));
+    return out;
+  }
+
+ private:
+  ArraySpec spec_;
+};
 
 class PyEnvPool {
  public:
@@ -413,64 +497,8 @@ class PyEnvPool {
   }
 
   const char* ConvertActions(const py::object& action, std::size_t n) {
-    const ArraySpec& spec = pool_->Spec().action;
-    // Aligned and in this machine's byte order: a big-endian array is
-    // converted (by numpy), never read as if it were little-endian.
-    py::array arr = py::array::ensure(
-        action, py::array::c_style | py::detail::npy_api::NPY_ARRAY_ALIGNED_);
-    if (!arr) throw py::type_error("action must be array-like");
-    // numpy converts what the dispatch below does not read: a foreign byte
-    // order (to this machine's) and float16 / longdouble (to float64).
-    py::dtype dt = arr.dtype();
-    const bool foreign_order =
-        dt.byteorder() == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? '>' : '<');
-    const bool odd_float = dt.kind() == 'f' && dt.itemsize() != 4 && dt.itemsize() != 8;
-    if (foreign_order || odd_float) {
-      arr = py::array(arr.attr("astype")(
-          odd_float ? py::object(py::str("float64")) : dt.attr("newbyteorder")("=")));
-      dt = arr.dtype();
-    }
-    // Expected shape: (n, *spec.shape).
-    bool shape_ok = arr.ndim() == static_cast<py::ssize_t>(1 + spec.shape.size()) &&
-                    arr.shape(0) == static_cast<py::ssize_t>(n);
-    for (std::size_t d = 0; shape_ok && d < spec.shape.size(); ++d) {
-      shape_ok = arr.shape(d + 1) == spec.shape[d];
-    }
-    if (!shape_ok) {
-      std::string want = "(" + std::to_string(n);
-      for (int64_t d : spec.shape) want += ", " + std::to_string(d);
-      want += spec.shape.empty() ? ",)" : ")";
-      std::string got = py::str(py::tuple(py::cast(std::vector<py::ssize_t>(
-          arr.shape(), arr.shape() + arr.ndim()))));
-      throw py::value_error("action has shape " + got + ", expected " + want +
-                            " (one action per env id)");
-    }
-    std::size_t count = static_cast<std::size_t>(arr.size());
-    char* dst = action_scratch_.data();
-    const void* src = arr.data();
-    char kind = dt.kind();
-    int size = static_cast<int>(dt.itemsize());
-    if (kind == 'b') {
-      ConvertAction(static_cast<const uint8_t*>(src), count, spec, dst);
-    } else if (kind == 'i') {
-      if (size == 1) ConvertAction(static_cast<const int8_t*>(src), count, spec, dst);
-      else if (size == 2) ConvertAction(static_cast<const int16_t*>(src), count, spec, dst);
-      else if (size == 4) ConvertAction(static_cast<const int32_t*>(src), count, spec, dst);
-      else ConvertAction(static_cast<const int64_t*>(src), count, spec, dst);
-    } else if (kind == 'u') {
-      if (size == 1) ConvertAction(static_cast<const uint8_t*>(src), count, spec, dst);
-      else if (size == 2) ConvertAction(static_cast<const uint16_t*>(src), count, spec, dst);
-      else if (size == 4) ConvertAction(static_cast<const uint32_t*>(src), count, spec, dst);
-      else ConvertAction(static_cast<const uint64_t*>(src), count, spec, dst);
-    } else if (kind == 'f' && size == 4) {
-      ConvertAction(static_cast<const float*>(src), count, spec, dst);
-    } else if (kind == 'f' && size == 8) {
-      ConvertAction(static_cast<const double*>(src), count, spec, dst);
-    } else {
-      throw py::type_error("action has unsupported dtype " +
-                           std::string(py::str(dt)));
-    }
-    return dst;
+    ConvertActionsInto(pool_->Spec().action, action, n, action_scratch_.data());
+    return action_scratch_.data();
   }
 
   py::tuple ToArrays(Batch batch) {
@@ -542,6 +570,7 @@ PYBIND11_MODULE(_core, m) {
           py::module_::import("envpool_lite._core").attr("EnvStepError");
       py::object exc = cls(e.what());
       exc.attr("env_ids") = e.env_ids;
+      exc.attr("dropped_env_ids") = e.dropped_env_ids;
       PyErr_SetObject(cls.ptr(), exc.ptr());
     }
   });
@@ -568,6 +597,12 @@ PYBIND11_MODULE(_core, m) {
         py::arg("seed") = 0,
         "Steps/s of one env stepped in a C++ loop on this thread (random "
         "actions, resets included): the per-core limit of a pool.");
+
+  py::class_<PyActionConverter>(m, "ActionConverter")
+      .def(py::init<const std::string&, const py::dict&>(), py::arg("task_id"),
+           py::arg("options"))
+      .def("convert", &PyActionConverter::Convert, py::arg("action"),
+           py::arg("n"));
 
   py::class_<PyEnvPool>(m, "EnvPool")
       .def(py::init<const std::string&, const py::dict&,

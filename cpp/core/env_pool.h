@@ -53,9 +53,13 @@ class TimeoutError : public std::runtime_error {
 // An env raised inside Reset/Step; the batch that held it is dropped.
 class EnvStepError : public std::runtime_error {
  public:
-  EnvStepError(const std::string& what, std::vector<int32_t> env_ids)
-      : std::runtime_error(what), env_ids(std::move(env_ids)) {}
-  std::vector<int32_t> env_ids;
+  EnvStepError(const std::string& what, std::vector<int32_t> env_ids,
+               std::vector<int32_t> dropped_env_ids = {})
+      : std::runtime_error(what),
+        env_ids(std::move(env_ids)),
+        dropped_env_ids(std::move(dropped_env_ids)) {}
+  std::vector<int32_t> env_ids;          // the envs that failed
+  std::vector<int32_t> dropped_env_ids;  // every env of the dropped batch
 };
 
 // A batch handed to Python: the block plus the pool it returns to.
@@ -688,6 +692,7 @@ class EnvPool {
   [[noreturn]] void ThrowEnvErrors(const int32_t* ids, int rows, Batch batch) {
     std::vector<int32_t> failed;
     std::string message;
+    std::vector<int32_t> dropped(ids, ids + rows);
     for (int i = 0; i < rows; ++i) {
       EnvState& s = envs_[ids[i]];
       if (s.error.empty()) continue;
@@ -700,7 +705,7 @@ class EnvPool {
     throw EnvStepError(
         message + " (the batch was dropped; its envs await an action, the "
                   "failed ones reset on their next one)",
-        std::move(failed));
+        std::move(failed), std::move(dropped));
   }
 
   static constexpr int kRecvSpin = 4000;
