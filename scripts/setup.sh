@@ -43,4 +43,8 @@ fi
 # carries (any other version pulls CUDA wheels), and it then satisfies the
 # trainers extra's plain "torch".
 .venv/bin/python -c "import torch" >/dev/null 2>&1 || .venv/bin/python -m pip install -q "torch==2.13.0"
+# MuJoCo (third_party/mujoco.cmake) builds against the headers of the mujoco
+# wheel that pyproject.toml pins and numpy's random C library: both must be
+# in the venv before the build.
+.venv/bin/python -m pip install -q numpy "$(grep -o '"mujoco==[^"]*"' pyproject.toml | head -1 | tr -d '"')"
 .venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench,trainers,render]"

@@ -31,6 +31,11 @@ py::object OptionToPy(const OptionValue& v) {
   if (auto* b = std::get_if<bool>(&v)) return py::bool_(*b);
   if (auto* i = std::get_if<int64_t>(&v)) return py::int_(*i);
   if (auto* d = std::get_if<double>(&v)) return py::float_(*d);
+  if (auto* t = std::get_if<std::vector<double>>(&v)) {
+    py::tuple out(t->size());
+    for (std::size_t i = 0; i < t->size(); ++i) out[i] = py::float_((*t)[i]);
+    return std::move(out);
+  }
   return py::str(std::get<std::string>(v));
 }
 
@@ -47,6 +52,16 @@ OptionValue OptionFromPy(const std::string& name, const py::handle& h) {
   }
   if (py::isinstance<py::float_>(h)) return h.cast<double>();
   if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+  if (py::isinstance<py::tuple>(h)) {
+    std::vector<double> values;
+    for (auto item : h.cast<py::tuple>()) {
+      if (!py::isinstance<py::float_>(item) && !py::isinstance<py::int_>(item)) {
+        throw py::type_error("option '" + name + "' must be a tuple of numbers");
+      }
+      values.push_back(item.cast<double>());
+    }
+    return values;
+  }
   throw py::type_error("option '" + name + "' has unsupported type " +
                        std::string(py::str(py::type::of(h).attr("__name__"))));
 }
@@ -83,6 +98,7 @@ py::dict EnvSpecToPy(const EnvSpec& spec) {
   out["info"] = info;
   out["max_episode_steps"] = spec.max_episode_steps;
   out["render_shape"] = py::make_tuple(spec.render_height, spec.render_width);
+  out["reward_dtype"] = spec.reward_float64 ? "float64" : "float32";
   return out;
 }
 
@@ -578,6 +594,12 @@ PYBIND11_MODULE(_core, m) {
   // The pool's limits (python/envpool_lite/spec.py checks them first).
   m.attr("MAX_NUM_ENVS") = EnvPool::kMaxEnvs;
   m.attr("MAX_NUM_THREADS") = EnvPool::kMaxThreads;
+  // The mujoco version the MuJoCo envs were built for ("" when left out).
+#ifdef ENVPOOL_LITE_MUJOCO
+  m.attr("MUJOCO_VERSION") = ENVPOOL_LITE_MUJOCO_VERSION;
+#else
+  m.attr("MUJOCO_VERSION") = "";
+#endif
 
   m.def("list_tasks", [] { return GlobalRegistry().TaskIds(); });
   m.def("task_defaults", [](const std::string& task_id) {

@@ -9,11 +9,15 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace envpool_lite {
 
-using OptionValue = std::variant<bool, int64_t, double, std::string>;
+// A tuple of floats is a range option such as MuJoCo's healthy_z_range.
+using OptionValue =
+    std::variant<bool, int64_t, double, std::string, std::vector<double>>;
 
 class Config {
  public:
@@ -97,6 +101,17 @@ class Config {
       throw std::invalid_argument(msg.str());
     }
     return value;
+  }
+  // A (low, high) option: two numbers, not NaN (infinities allowed).
+  std::pair<double, double> GetFloatPair(const std::string& name) const {
+    const OptionValue& v = Raw(name);
+    const auto* p = std::get_if<std::vector<double>>(&v);
+    if (p == nullptr || p->size() != 2 || std::isnan((*p)[0]) ||
+        std::isnan((*p)[1])) {
+      throw std::invalid_argument("option '" + name +
+                                  "' must be a pair of numbers (low, high)");
+    }
+    return {(*p)[0], (*p)[1]};
   }
   const std::string& GetString(const std::string& name) const {
     const OptionValue& v = Raw(name);

@@ -33,10 +33,15 @@ struct EnvSpec {
   // A step mostly waits on another process (ViZDoom's engine): the pool's
   // default num_threads is then one per env, not one per core.
   bool step_waits_on_process = false;
+  // The batch's reward array is float32 (EnvPool's) unless the env's rewards
+  // are float64 values that must arrive exact (MuJoCo's, as gymnasium's).
+  bool reward_float64 = false;
 };
 
 struct StepResult {
-  float reward = 0.0f;
+  // Stored as EnvSpec::reward_float64 says: float32 rewards pass through
+  // double exactly.
+  double reward = 0.0;
   bool terminated = false;
   // Multiplies the pool's discount (0 on termination, else 1); an env can
   // lower it, e.g. Atari's zero_discount_on_life_loss.

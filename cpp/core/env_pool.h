@@ -424,7 +424,8 @@ class EnvPool {
     };
     std::vector<FieldLayout> f;
     f.push_back(FieldLayout{spec_.obs, 0, 0});
-    f.push_back(scalar("reward", DType::kFloat32));
+    f.push_back(scalar("reward", spec_.reward_float64 ? DType::kFloat64
+                                                      : DType::kFloat32));
     f.push_back(scalar("terminated", DType::kBool));
     f.push_back(scalar("truncated", DType::kBool));
     f.push_back(scalar("discount", DType::kFloat32));
@@ -653,7 +654,12 @@ class EnvPool {
     }
     s.needs_reset = done || failed;
     s.can_continue = !truncated && !failed;
-    *reinterpret_cast<float*>(b.At(kReward, r)) = result.reward;
+    if (spec_.reward_float64) {
+      *reinterpret_cast<double*>(b.At(kReward, r)) = result.reward;
+    } else {
+      *reinterpret_cast<float*>(b.At(kReward, r)) =
+          static_cast<float>(result.reward);
+    }
     *reinterpret_cast<bool*>(b.At(kTerminated, r)) = result.terminated;
     *reinterpret_cast<bool*>(b.At(kTruncated, r)) = truncated;
     *reinterpret_cast<float*>(b.At(kDiscount, r)) =

@@ -35,7 +35,9 @@ MAX_NUM_THREADS = _core.MAX_NUM_THREADS
 # Options an env declares for make() to fill, not the user: Atari's game (set
 # by the registration) and the path of its ROM in the installed ale-py
 # package. They are not listed, accepted, or shown in `config`.
-INTERNAL_OPTIONS = frozenset({"game", "rom_path"})
+# MuJoCo's model file and library paths (filled from the installed gymnasium
+# and mujoco packages, see mujoco.py) are internal too.
+INTERNAL_OPTIONS = frozenset({"game", "rom_path", "mujoco_model", "mujoco_lib"})
 
 
 def list_all_envs() -> list[str]:
@@ -108,6 +110,10 @@ def _coerce_option(name: str, value: Any, default: Any) -> Any:
         if not isinstance(value, str):
             raise TypeError(f"option {name!r} must be a str, got {value!r}")
         return value
+    if isinstance(default, tuple):  # a (low, high) range, e.g. healthy_z_range
+        if not isinstance(value, (tuple, list, np.ndarray)) or len(value) != len(default) or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) for v in value):
+            raise TypeError(f"option {name!r} must be a tuple of {len(default)} numbers, got {value!r}")
+        return tuple(float(v) for v in value)
     return value
 
 
@@ -263,6 +269,9 @@ class EnvSpec:
         self.info_specs = tuple(self._arrays["info"])
         self.max_episode_steps = self._arrays["max_episode_steps"]
         self.render_shape = tuple(self._arrays["render_shape"])  # (0, 0): drawn in Python
+        # float32 (EnvPool's), or float64 for tasks whose rewards are exact
+        # float64 values (MuJoCo's, as gymnasium's).
+        self.reward_dtype = np.dtype(self._arrays["reward_dtype"])
 
     @property
     def reward_threshold(self) -> float | None:
@@ -292,7 +301,7 @@ class EnvSpec:
             states[f"info:{info['name']}"] = _array_spec(info)
         states["elapsed_step"] = _scalar_spec(np.int32)
         states["done"] = _scalar_spec(np.bool_)
-        states["reward"] = _scalar_spec(np.float32)
+        states["reward"] = _scalar_spec(self.reward_dtype)
         states["discount"] = _scalar_spec(np.float32, 0.0, 1.0)
         states["step_type"] = _scalar_spec(np.int32, 0, 2)
         states["trunc"] = _scalar_spec(np.bool_)
@@ -320,7 +329,7 @@ class EnvSpec:
     def reward_spec(self):
         import dm_env.specs
 
-        return dm_env.specs.Array((), np.float32, name="reward")
+        return dm_env.specs.Array((), self.reward_dtype, name="reward")
 
     def discount_spec(self):
         import dm_env.specs
@@ -390,4 +399,8 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     seeds_for(config["seed"], range(num_envs), num_envs)  # validates
     if "rom_path" in internal:
         internal["rom_path"] = atari_rom_path(task_id, internal["game"])
+    if "mujoco_lib" in internal:  # MuJoCo: the model file and the library
+        from envpool_lite import mujoco
+
+        internal.update(mujoco.resolve_paths(task_id, config, internal))
     return EnvSpec(task_id, config, internal)
