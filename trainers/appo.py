@@ -5,6 +5,7 @@ there is one (the same code runs on the CPU).
     python trainers/appo.py --env-id Pong-v5 --total-steps 10000000
     python trainers/appo.py --resume runs/<run>/checkpoint.pt --total-steps 2000000
     python trainers/appo.py --eval runs/<run>/checkpoint.pt --eval-episodes 10 --gif play.gif
+    python trainers/appo.py --env-id Pong-v5 --num-workers 4 --ray-address <head>:6379
 
 How it works, top to bottom in this file:
 
@@ -27,6 +28,10 @@ How it works, top to bottom in this file:
   bootstrap; truncation keeps it, and the bootstrap is the real V(x) of the
   final observation (the masked row holds it). Atari trains on lost lives
   (episodic_life) but the reported return is the whole game's, unclipped.
+- On a cluster (--num-workers K): the pool's envs run in K Ray actors, on
+  the env nodes; acting and learning stay here, on the learner's device
+  (SEED RL's layout: only observations and actions cross the network). The
+  sampler is the same code; each worker's steps/s is logged.
 - --deterministic: HTS-RL's one-step lag. The pool runs in sync mode
   (batch_size == num_envs), so results come back in env_id order and nothing
   depends on which env finished first; rollout k is collected with exactly
@@ -70,6 +75,8 @@ class Config:
     num_envs: int = 64
     env_batch_size: int = 32  # envs per recv(); < num_envs is async
     num_threads: int = 0  # pool worker threads (0: auto)
+    num_workers: int = 0  # > 0: the envs spread over this many Ray actors (a cluster)
+    ray_address: str = ""  # the Ray cluster to join (default: RAY_ADDRESS, else a local one)
     rollout: int = 32  # T: steps per trajectory
     batch_rollouts: int = 32  # trajectories per learner update
     max_policy_lag: int = 10  # steps acted by an older policy (in updates) are masked out
@@ -138,6 +145,8 @@ def env_family(env_id: str) -> str:
 def env_options(cfg: Config) -> dict:
     """The pool's options for training (the task's own for Atari)."""
     options = dict(num_envs=cfg.num_envs, batch_size=cfg.env_batch_size, num_threads=cfg.num_threads, seed=cfg.seed)
+    if cfg.num_workers > 0:
+        options["num_workers"] = cfg.num_workers
     if cfg.deterministic:
         options["batch_size"] = cfg.num_envs  # sync: results in env_id order
     if env_family(cfg.env_id) == "atari":
@@ -604,6 +613,10 @@ def train(cfg: Config) -> dict:
         run_dir = Path(cfg.run_dir) / (cfg.run_name or f"{cfg.env_id}__{cfg.seed}__{int(time.time())}")
     run_dir.mkdir(parents=True, exist_ok=True)
 
+    if cfg.num_workers > 0 and cfg.ray_address:
+        import ray
+
+        ray.init(address=cfg.ray_address, ignore_reinit_error=True)
     env = envpool_lite.make(cfg.env_id, env_type="gymnasium", **env_options(cfg))
     frame_skip = int(env.spec.config.get("frame_skip", 1))
     model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden).to(device)
@@ -641,6 +654,9 @@ def train(cfg: Config) -> dict:
             elapsed = time.perf_counter() - start
             stats["charts/learning_rate"] = cfg.lr * (1.0 - frac)
             stats["perf/learner_wait_fraction"] = wait_time / elapsed
+            for w in env.workers:  # a distributed pool: each Ray worker's share
+                stats[f"perf/worker_{w['worker']}_steps_per_s"] = w["steps"] / elapsed
+                stats[f"perf/worker_{w['worker']}_failures"] = w["failures"]
             result["lag_mean"].append(stats["policy_lag/mean"])
             result["lag_max"] = max(result["lag_max"], stats["policy_lag/max"])
             logger.log(global_step, (global_step - start_step) / elapsed, stats, sampler.finished)
@@ -651,6 +667,7 @@ def train(cfg: Config) -> dict:
                 break
     finally:
         sampler.close()
+        worker_stats = env.workers
         env.close()
         logger.close()
         torch.use_deterministic_algorithms(was_deterministic)
@@ -662,6 +679,7 @@ def train(cfg: Config) -> dict:
         model=model, finished=sampler.finished, updates=update, global_step=global_step, steps_sampled=sampler.steps,
         time=elapsed, sps=(global_step - start_step) / elapsed, run_dir=run_dir, checkpoint=checkpoint,
         recent_return=recent_mean(sampler.finished, cfg.return_window), learner_wait_fraction=wait_time / elapsed,
+        workers=worker_stats,
     )  # fmt: skip
     return result
 
@@ -674,7 +692,7 @@ def evaluate(path: str, episodes: int = 10, greedy: bool = False, gif: str = "",
     replaying its actions in gymnasium's own env (envpool_lite's classic
     control is bit-identical to it), which renders."""
     ckpt = torch.load(path, map_location=device, weights_only=False)
-    cfg = Config(**{**ckpt["config"], "seed": seed, "num_envs": episodes, "env_batch_size": episodes, "deterministic": True})
+    cfg = Config(**{**ckpt["config"], "seed": seed, "num_envs": episodes, "env_batch_size": episodes, "deterministic": True, "num_workers": 0})
     options = env_options(cfg)
     if "episodic_life" in options:
         options.update(episodic_life=False, reward_clip=False)
@@ -759,6 +777,9 @@ def main(argv=None) -> None:
         f"recent return {r['recent_return']:.1f}, policy lag mean {lag:.2f} max {r['lag_max']:.0f}, "
         f"learner waited {100 * r['learner_wait_fraction']:.0f}% of the time"
     )
+    for w in r["workers"]:
+        print(f"  Ray worker {w['worker']} (node {w['node_id'][:8]}, envs {w['env_ids'].start}..{w['env_ids'].stop - 1}): "
+              f"{w['steps'] / r['time']:,.0f} steps/s, {w['failures']} failures")  # fmt: skip
     if r["reached_target"]:
         print(f"reached a mean return of {cfg.target_return} after {r['steps_to_target']:,} steps and {r['time_to_target']:.1f}s")
     print(f"run: {r['run_dir']}  (checkpoint.pt, learning_curve.png, TensorBoard events)")

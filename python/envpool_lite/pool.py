@@ -52,16 +52,22 @@ class EnvPoolBase:
         self._renderer = None  # classic control: gymnasium's renderer, made on first use
         config = spec.config
         num_envs = config["num_envs"]
-        self._pool = _core.EnvPool(
-            spec.task_id,
-            spec.env_options,
-            seeds_for(config["seed"], range(num_envs), num_envs),
-            num_envs,
-            config["batch_size"],
-            config["num_threads"],
-            config["thread_affinity_offset"],
-            self._same_step_autoreset,
-        )
+        if config["num_workers"] > 0:
+            # Spread over Ray actors; Ray is imported only here.
+            from envpool_lite.distributed import DistributedPool
+
+            self._pool = DistributedPool(spec, self._same_step_autoreset)
+        else:
+            self._pool = _core.EnvPool(
+                spec.task_id,
+                spec.env_options,
+                seeds_for(config["seed"], range(num_envs), num_envs),
+                num_envs,
+                config["batch_size"],
+                config["num_threads"],
+                config["thread_affinity_offset"],
+                self._same_step_autoreset,
+            )
         self._fields = self._pool.field_names
         self._info_names = [s["name"] for s in spec.info_specs]
         self._num_info = len(self._info_names)
@@ -88,6 +94,13 @@ class EnvPoolBase:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @property
+    def workers(self) -> list[dict]:
+        """make(..., num_workers=K): one dict per Ray worker (pid, node_id,
+        env_ids, steps, failures, busy_s); the in-process pool: []."""
+        workers = getattr(self._pool, "workers", None)
+        return workers() if workers is not None else []
 
     @property
     def all_env_ids(self) -> np.ndarray:

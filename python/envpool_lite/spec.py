@@ -25,6 +25,10 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "num_threads": 0,  # 0: min(batch_size, cores)
         "thread_affinity_offset": -1,  # -1: no pinning
         "seed": 42,  # int: env i gets seed + i; or one seed per env
+        # > 0: the envs spread over this many Ray actors (distributed.py)
+        "num_workers": 0,
+        # distributed only: seconds a worker may go without answering
+        "worker_timeout": 60.0,
     }
 )
 MAX_SEED = 2**32 - 1
@@ -378,6 +382,8 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     for name, value in kwargs.items():
         if name == "seed":
             config[name] = value if isinstance(value, (list, tuple, np.ndarray)) else _as_int("seed", value)
+        elif name == "worker_timeout":
+            config[name] = _coerce_option(name, value, 0.0)
         elif name in POOL_DEFAULTS:
             config[name] = _as_int(name, value)
         else:
@@ -394,6 +400,10 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     cores = os.cpu_count() or 1
     if not -1 <= config["thread_affinity_offset"] < cores:
         raise ValueError(f"thread_affinity_offset must be in [0, {cores - 1}] (the first core to pin to; this machine has {cores}), or -1 for no pinning, got {config['thread_affinity_offset']}")
+    if not 0 <= config["num_workers"] <= num_envs:
+        raise ValueError(f"num_workers must be in [0, num_envs={num_envs}] (0: the in-process pool; K > 0: num_envs envs spread over K Ray actors), got {config['num_workers']}")
+    if not config["worker_timeout"] > 0:
+        raise ValueError(f"worker_timeout must be > 0 seconds (inf: never), got {config['worker_timeout']}")
     if "max_episode_steps" in config and config["max_episode_steps"] < 1:
         raise ValueError(f"max_episode_steps must be >= 1, got {config['max_episode_steps']}")
     seeds_for(config["seed"], range(num_envs), num_envs)  # validates

@@ -1,0 +1,597 @@
+"""The pool spread over a Ray cluster: ``make(..., num_workers=K)``.
+
+The caller's process (the driver) keeps the pool's protocol; K Ray actors
+(EnvPoolWorker) each run an ordinary in-process pool, in async mode, over a
+contiguous block of the global env ids. DistributedPool has the interface of
+``_core.EnvPool``, so the gymnasium, gym and dm_env faces work on it
+unchanged.
+
+How a batch travels (and every copy an observation makes):
+  1. the env writes it into its worker's state buffer (as in-process: no copy);
+  2. the worker's reply serializes the batch: one copy, into the worker
+     node's object store (or into the reply message when it is small);
+  3. across nodes, Ray moves it to the driver's node (the network transfer);
+  4. ray.get in the driver maps it without copying;
+  5. recv() assembles batch_size rows into new arrays: one copy.
+Each worker returns whole batches (its own batch_size rows), and keeps up to
+REQUESTS_PER_WORKER requests in flight so the network latency overlaps the
+stepping; a request only asks for results of envs already sent, so at most
+num_envs rows are ever on their way (the back-pressure).
+
+Ordering: a worker is a sequential Ray actor, so its calls run in the order
+they were submitted; the driver therefore knows how many rows each call
+returns (the worker's recv() takes min(worker batch, envs in flight)).
+
+Faults: a worker whose process dies (or whose node is lost), or that does not
+answer for ``worker_timeout`` seconds (it is then killed), makes recv() raise
+EnvStepError naming the env ids that were in flight on it; Ray restarts the
+actor, every env of that worker resets on its next action, and the other
+workers keep serving. Each failure bumps the worker's epoch: replies to calls
+of an older epoch are ignored, and the first call of a new epoch drains
+whatever the old calls left in flight.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from collections import deque
+from typing import Any
+
+import numpy as np
+
+from envpool_lite import _core
+from envpool_lite.spec import EnvSpec, seeds_for
+
+# Requests each worker keeps in flight to hide the network's latency.
+REQUESTS_PER_WORKER = 2
+# recv() waits in slices this long, so that Ctrl-C and the hang check run.
+_WAIT_SLICE_S = 0.1
+_ENV_ID = 5  # the env_id field of a raw batch
+# A worker's start (a new process that imports envpool_lite and builds its
+# envs; ViZDoom's engines take seconds) may take this long, or
+# worker_timeout if that is longer.
+_START_TIMEOUT_S = 120.0
+_CLOSE_WAIT_S = 5.0  # close() waits this long at most for Ray to see its workers dead
+
+
+def import_ray():
+    """Ray, or an ImportError naming the extra that installs it."""
+    try:
+        import ray
+    except ImportError as e:
+        raise ImportError("num_workers > 0 spreads the pool over a Ray cluster and needs Ray: pip install 'envpool_lite[ray]'") from e
+    return ray
+
+
+class EnvPoolWorker:
+    """One Ray actor: an in-process pool over env ids [offset, offset + n).
+    Returns batches with global env ids."""
+
+    def __init__(self, task_id: str, env_options: dict, seeds: list, batch_size: int, num_threads: int, thread_affinity_offset: int, same_step_autoreset: bool, offset: int):
+        self._pool = _core.EnvPool(task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset)
+        self._offset = offset
+        self._epoch = 0
+        # A fresh worker (first start or a restart by Ray): every env resets
+        # on its first action.
+        self._needs_reset = np.ones(len(seeds), bool)
+
+    def describe(self) -> dict:
+        import ray
+
+        return {
+            "pid": os.getpid(),
+            "node_id": ray.get_runtime_context().get_node_id(),
+            "field_names": list(self._pool.field_names),
+            "num_threads": self._pool.num_threads,
+        }
+
+    def run(self, epoch: int, reset_ids, reset_seeds, action, action_ids, want: bool):
+        """Queue resets and actions (local ids), then return the next batch
+        when `want`: a tuple of arrays, or ("error", message, failed ids,
+        dropped ids) when an env raised."""
+        if epoch != self._epoch:
+            # The driver gave up on this worker's earlier calls: drop what
+            # they left in flight, and start every env afresh.
+            self._epoch = epoch
+            while self._pool.in_flight:
+                try:
+                    self._pool.recv(None)
+                except _core.EnvStepError:
+                    pass
+            self._needs_reset[:] = True
+        if action_ids is not None and self._needs_reset[action_ids].any():
+            fresh = self._needs_reset[action_ids]
+            new_resets = action_ids[fresh]
+            reset_ids = new_resets if reset_ids is None else np.concatenate([reset_ids, new_resets])
+            reset_seeds = None
+            action, action_ids = action[~fresh], action_ids[~fresh]
+        if reset_ids is not None and len(reset_ids):
+            self._pool.send_reset(reset_ids, reset_seeds)
+            self._needs_reset[reset_ids] = False
+        if action_ids is not None and len(action_ids):
+            self._pool.send(action, action_ids)
+        if not want:
+            return None
+        try:
+            batch = self._pool.recv(None)
+        except _core.EnvStepError as e:
+            off = self._offset
+            return ("error", str(e), [i + off for i in e.env_ids], [i + off for i in e.dropped_env_ids])
+        batch[_ENV_ID][:] += self._offset
+        return batch
+
+    def render(self, env_ids: np.ndarray) -> np.ndarray:
+        return self._pool.render(env_ids)
+
+    def render_state(self, env_ids: np.ndarray) -> np.ndarray:
+        return self._pool.render_state(env_ids)
+
+
+class _Call:
+    __slots__ = ("ref", "rows", "epoch", "submitted")
+
+    def __init__(self, ref, rows: int, epoch: int):
+        self.ref, self.rows, self.epoch, self.submitted = ref, rows, epoch, time.monotonic()
+
+
+class _Worker:
+    """The driver's view of one actor."""
+
+    def __init__(self, index: int, handle, start: int, stop: int, batch_size: int):
+        self.index, self.handle, self.start, self.stop, self.batch_size = index, handle, start, stop, batch_size
+        self.calls: deque[_Call] = deque()
+        self.uncollected = 0  # rows on the worker no call has asked for yet
+        self.epoch = 0
+        self.last_progress = time.monotonic()
+        self.info: dict = {}
+        self.describe_ref = None  # after a restart: the new process's describe()
+        self.starting = False  # restarted, and no call has come back since
+        self.steps = 0  # rows received
+        self.failures = 0
+        self.busy_s = 0.0  # time its calls took, submission to harvest
+
+    def __repr__(self) -> str:
+        return f"worker {self.index} (envs {self.start}..{self.stop - 1})"
+
+
+class DistributedPool:
+    """``_core.EnvPool``'s interface over K Ray actors."""
+
+    def __init__(self, spec: EnvSpec, same_step_autoreset: bool):
+        ray = import_ray()
+        self._ray = ray
+        config = spec.config
+        self._spec = spec
+        self._num_envs = n = config["num_envs"]
+        self._batch_size = config["batch_size"]
+        self._timeout = float(config["worker_timeout"])
+        self._start_timeout = max(self._timeout, _START_TIMEOUT_S)
+        self._sync = self._batch_size == n
+        self._lock = threading.Lock()
+        self._closed = False
+        self._workers: list[_Worker] = []
+        k = config["num_workers"]
+        if not ray.is_initialized():
+            # Joins the cluster RAY_ADDRESS names, else starts a local one.
+            ray.init(**({} if os.environ.get("RAY_ADDRESS") else {"include_dashboard": False}), log_to_driver=True)
+        # Actions are checked here, before anything is sent.
+        self._converter = _core.ActionConverter(spec.task_id, spec.env_options)
+        seeds = seeds_for(config["seed"], range(n), n)
+        actor = ray.remote(EnvPoolWorker).options(
+            num_cpus=1,
+            max_restarts=-1,  # Ray restarts a worker that dies ...
+            max_task_retries=0,  # ... and its calls fail, so the driver knows
+            scheduling_strategy="SPREAD",  # one per node, where it can
+        )
+        free = ray.available_resources().get("CPU", 0)
+        for _ in range(20):  # a pool closed just now frees its CPUs soon
+            if free >= k:
+                break
+            time.sleep(0.1)
+            free = ray.available_resources().get("CPU", 0)
+        if free < k:
+            # Fail now rather than wait for CPUs that may never come.
+            raise RuntimeError(
+                f"num_workers={k} needs {k} free CPUs in the Ray cluster (each worker reserves 1); it has {free:g} free "
+                f"of {ray.cluster_resources().get('CPU', 0):g}: close other pools, use fewer workers, or add nodes (ray start --address=...)"
+            )
+        starts = [n * w // k for w in range(k + 1)]
+        try:
+            for w in range(k):
+                start, stop = starts[w], starts[w + 1]
+                local_batch = stop - start if self._sync else min(stop - start, self._batch_size)
+                handle = actor.remote(
+                    spec.task_id,
+                    spec.env_options,
+                    seeds[start:stop],
+                    local_batch,
+                    config["num_threads"],
+                    config["thread_affinity_offset"],
+                    same_step_autoreset,
+                    start,
+                )
+                self._workers.append(_Worker(w, handle, start, stop, local_batch))
+            self._starts = np.array(starts[:-1])
+            refs = [w.handle.describe.remote() for w in self._workers]
+            ready, pending = ray.wait(refs, num_returns=len(refs), timeout=None if math.isinf(self._start_timeout) else self._start_timeout)
+            if pending:
+                late = [str(w) for w, r in zip(self._workers, refs) if r in pending]
+                raise RuntimeError(f"{len(pending)} of {k} Ray workers did not start within {self._start_timeout:g} s ({', '.join(late)})")
+            for w, r in zip(self._workers, refs):
+                try:
+                    w.info = ray.get(r)
+                except ray.exceptions.RayActorError as e:
+                    # Its envs failed to build: say why (the traceback's last line).
+                    cause = [line for line in str(e).splitlines() if line.strip()][-1]
+                    raise RuntimeError(f"{w} could not start on the Ray cluster: {cause}") from None
+        except BaseException:
+            self.close()
+            raise
+        self.field_names = self._workers[0].info["field_names"]
+        self._in_flight = np.zeros(n, bool)  # sent, not yet returned by recv()
+        self._order = np.zeros(n, np.int64)  # sync mode: the order rows come back in
+        self._buffer: deque[tuple] = deque()  # received batches not yet returned
+        self._buffered = 0
+        self._last_ids = np.arange(n, dtype=np.int32)
+
+    # --- _core.EnvPool's interface -------------------------------------
+    @property
+    def num_envs(self) -> int:
+        return self._num_envs
+
+    @property
+    def batch_size(self) -> int:
+        return self._batch_size
+
+    @property
+    def num_threads(self) -> int:
+        return sum(w.info.get("num_threads", 0) for w in self._workers)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def in_flight(self) -> int:
+        return int(self._in_flight.sum())
+
+    def send(self, action: Any, env_id: Any = None) -> None:
+        with self._entry("send"):
+            ids = self._ids(env_id)
+            actions = self._converter.convert(action, len(ids))
+            self._submit(ids, actions=actions)
+
+    def send_reset(self, env_id: Any = None, seeds: Any = None) -> None:
+        with self._entry("reset"):
+            ids = np.arange(self._num_envs, dtype=np.int64) if env_id is None else self._ids(env_id)
+            if seeds is not None:
+                seeds = np.asarray(seeds, np.uint64)
+                if len(seeds) != len(ids):
+                    raise ValueError("need one seed per env id")
+            self._submit(ids, seeds=seeds, reset=True)
+
+    def recv(self, timeout: Any = None):
+        with self._entry("recv"):
+            timeout = _timeout_s(timeout)
+            try:
+                return self._recv(timeout)
+            except _core.EnvStepError as err:
+                self._sync_drop(err)
+                raise
+
+    def step(self, action: Any, env_id: Any = None, timeout: Any = None):
+        self.send(action, env_id)
+        return self.recv(timeout)
+
+    def render(self, env_id: Any) -> np.ndarray:
+        return self._per_worker("render", env_id)
+
+    def render_state(self, env_id: Any) -> np.ndarray:
+        return self._per_worker("render_state", env_id)
+
+    def close(self) -> None:
+        """Stops every worker actor (idempotent; any thread)."""
+        self._closed = True
+        workers, self._workers = self._workers, []
+        probes = []
+        for w in workers:
+            try:
+                self._ray.kill(w.handle, no_restart=True)
+                probes.append(w.handle.describe.remote())
+            except Exception:
+                pass  # Ray itself is shut down: its actors went with it
+        if probes:
+            # A call to a killed actor fails once Ray has it dead: wait for
+            # that (briefly), so that its CPU is free when close() returns.
+            try:
+                self._ray.wait(probes, num_returns=len(probes), timeout=_CLOSE_WAIT_S)
+            except Exception:
+                pass
+
+    # --- beyond _core.EnvPool ------------------------------------------
+    def workers(self) -> list[dict]:
+        """Where each worker runs and what it has done: pid, node_id, env ids,
+        steps (rows received), failures, and busy_s (its calls' time)."""
+        for w in self._workers:
+            if w.describe_ref is not None and self._ray.wait([w.describe_ref], timeout=0)[0]:
+                try:
+                    w.info = self._ray.get(w.describe_ref)
+                except Exception:
+                    pass  # it died again: the next call reports it
+                w.describe_ref = None
+        return [
+            {
+                "worker": w.index,
+                "pid": w.info.get("pid"),
+                "node_id": w.info.get("node_id"),
+                "env_ids": range(w.start, w.stop),
+                "batch_size": w.batch_size,
+                "steps": w.steps,
+                "failures": w.failures,
+                "busy_s": w.busy_s,
+            }
+            for w in self._workers
+        ]
+
+    # --- the driver's bookkeeping --------------------------------------
+    def _entry(self, what: str):
+        if self._closed:
+            raise RuntimeError("the env pool is closed")
+        return _Entry(self._lock, what)
+
+    def _ids(self, env_id: Any) -> np.ndarray:
+        """Global env ids, checked as the in-process pool checks them."""
+        if env_id is None:
+            ids = np.arange(self._num_envs, dtype=np.int64) if self._sync else self._last_ids.astype(np.int64)
+        else:
+            arr = np.asarray(env_id)
+            if arr.ndim > 1:
+                raise ValueError("env_id must be 1-D")
+            arr = arr.reshape(-1)
+            if arr.size and arr.dtype.kind not in "iu":
+                raise TypeError(f"env_id must be integers, got dtype {arr.dtype}")
+            bad = arr[(arr < 0) | (arr >= self._num_envs)] if arr.dtype.kind == "i" else arr[arr >= self._num_envs]
+            if bad.size:
+                raise ValueError(f"env_id {bad[0]} out of range [0, {self._num_envs})")
+            ids = arr.astype(np.int64)
+        uniq, counts = np.unique(ids, return_counts=True)
+        if (counts > 1).any():
+            raise ValueError(f"env_id {uniq[counts > 1][0]} appears twice")
+        busy = ids[self._in_flight[ids]]
+        if busy.size:
+            raise ValueError(f"env_id {busy[0]} is not awaiting an action: it was sent and not yet received")
+        return ids
+
+    def _submit(self, ids: np.ndarray, actions: np.ndarray | None = None, seeds: np.ndarray | None = None, reset: bool = False) -> None:
+        if self._sync:
+            # As in-process: a send of every env comes back in env id order,
+            # a send of some in the order sent.
+            self._order[ids] = ids if len(ids) == self._num_envs else np.arange(len(ids))
+        owner = np.searchsorted(self._starts, ids, side="right") - 1
+        for w in self._workers:
+            mask = owner == w.index
+            if not mask.any():
+                continue
+            local = (ids[mask] - w.start).astype(np.int32)
+            if reset:
+                args = (local, None if seeds is None else seeds[mask].tolist(), None, None)
+            else:
+                args = (None, None, actions[mask], local)
+            rows = min(w.batch_size, w.uncollected + len(local))
+            w.uncollected += len(local) - rows
+            w.calls.append(_Call(w.handle.run.remote(w.epoch, *args, True), rows, w.epoch))
+            self._top_up(w)
+        self._in_flight[ids] = True
+
+    def _top_up(self, w: _Worker) -> None:
+        """Keep REQUESTS_PER_WORKER calls in flight while the worker has rows
+        no call has asked for."""
+        while w.uncollected > 0 and len(w.calls) < REQUESTS_PER_WORKER:
+            rows = min(w.batch_size, w.uncollected)
+            w.uncollected -= rows
+            w.calls.append(_Call(w.handle.run.remote(w.epoch, None, None, None, None, True), rows, w.epoch))
+
+    def _recv(self, timeout: float | None):
+        ray = self._ray
+        in_flight = self.in_flight
+        if in_flight == 0:
+            raise RuntimeError("recv() with no env in flight: call send() or async_reset() first")
+        target = min(self._batch_size, in_flight)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self._buffered < target:
+            if self._closed:
+                raise RuntimeError("the env pool was closed (by close() on another thread or in a signal handler) while recv() was waiting")
+            pending = {w.calls[0].ref: w for w in self._workers if w.calls}
+            if not pending:
+                raise RuntimeError(f"internal error: {in_flight - self._buffered} env(s) in flight and no worker call to collect them")
+            wait_s = _WAIT_SLICE_S
+            if deadline is not None:
+                wait_s = min(wait_s, max(0.0, deadline - time.monotonic()))
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=wait_s)
+            if ready:
+                self._harvest(pending[ready[0]])
+                continue
+            now = time.monotonic()
+            for w in pending.values():
+                limit = self._start_timeout if w.starting else self._timeout
+                if now - max(w.last_progress, w.calls[0].submitted) > limit:
+                    self._kill(w)
+                    self._fail(w, f"did not answer within {'its start time' if w.starting else 'worker_timeout='}{limit:g} s (it was killed)")
+            if deadline is not None and now >= deadline:
+                raise TimeoutError(f"recv() timed out after {timeout} s")
+        return self._assemble(target)
+
+    def _harvest(self, w: _Worker) -> None:
+        """Take worker w's oldest call, which is done."""
+        ray = self._ray
+        call = w.calls.popleft()
+        try:
+            result = ray.get(call.ref)
+        except (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError) as e:
+            if call.epoch == w.epoch:
+                self._fail(w, f"was lost ({type(e).__name__}: the process died or its node left the cluster)")
+            return
+        except ray.exceptions.RayTaskError as e:
+            if call.epoch == w.epoch:
+                self._fail(w, f"raised {e}")
+            return
+        if call.epoch != w.epoch:
+            return  # a reply to a call the driver gave up on
+        now = time.monotonic()
+        w.busy_s += now - max(call.submitted, w.last_progress)
+        w.last_progress = now
+        w.starting = False
+        self._top_up(w)
+        if isinstance(result, tuple) and len(result) == 4 and isinstance(result[0], str):
+            _, message, failed, dropped = result
+            self._in_flight[dropped] = False
+            err = _core.EnvStepError(f"{w}: {message}")
+            err.env_ids, err.dropped_env_ids = failed, dropped
+            raise err
+        w.steps += len(result[_ENV_ID])
+        self._buffer.append(result)
+        self._buffered += len(result[_ENV_ID])
+
+    def _fail(self, w: _Worker, reason: str) -> None:
+        """Worker w is gone: forget its calls, and raise EnvStepError naming
+        the envs that were in flight on it."""
+        buffered = set()
+        for batch in self._buffer:
+            buffered.update(batch[_ENV_ID].tolist())
+        ids = np.arange(w.start, w.stop)
+        lost = [int(i) for i in ids[self._in_flight[w.start : w.stop]] if int(i) not in buffered]
+        self._in_flight[lost] = False
+        w.calls.clear()
+        w.uncollected = 0
+        w.epoch += 1
+        w.failures += 1
+        w.last_progress = time.monotonic()
+        w.starting = True
+        try:
+            w.describe_ref = w.handle.describe.remote()  # runs once Ray has restarted it
+        except Exception:
+            w.describe_ref = None
+        err = _core.EnvStepError(
+            f"{w} {reason}; envs {_span(lost)} were in flight on it and await an action again. "
+            f"Ray restarts the worker: each of its envs resets on its next action."
+        )
+        err.env_ids, err.dropped_env_ids = lost, list(lost)
+        raise err
+
+    def _sync_drop(self, err) -> None:
+        """Sync mode: as in-process, the whole batch is dropped: wait for the
+        other workers' rows of it, drop them, and name them too."""
+        if not self._sync:
+            return
+        dropped = set(err.dropped_env_ids)
+        for w in self._workers:
+            while w.calls:
+                try:
+                    limit = self._start_timeout if w.starting else self._timeout
+                    if self._ray.wait([w.calls[0].ref], timeout=None if math.isinf(limit) else limit)[0]:
+                        self._harvest(w)
+                    else:
+                        self._kill(w)
+                        self._fail(w, f"did not answer within {limit:g} s (it was killed)")
+                except _core.EnvStepError as other:
+                    err.env_ids = sorted(set(err.env_ids) | set(other.env_ids))
+                    dropped.update(other.dropped_env_ids)
+        for batch in self._buffer:
+            dropped.update(batch[_ENV_ID].tolist())
+        self._buffer.clear()
+        self._buffered = 0
+        self._in_flight[:] = False
+        err.dropped_env_ids = sorted(dropped)
+
+    def _kill(self, w: _Worker) -> None:
+        try:
+            self._ray.kill(w.handle, no_restart=False)  # Ray starts a new one
+        except Exception:
+            pass
+
+    def _assemble(self, rows: int):
+        """The first `rows` buffered rows as new arrays."""
+        parts, need = [], rows
+        while need:
+            batch = self._buffer[0]
+            n = len(batch[_ENV_ID])
+            if n <= need:
+                parts.append(batch)
+                self._buffer.popleft()
+                need -= n
+            else:
+                parts.append(tuple(a[:need] for a in batch))
+                self._buffer[0] = tuple(a[need:] for a in batch)
+                need = 0
+        self._buffered -= rows
+        out = tuple(np.concatenate([p[f] for p in parts]) for f in range(len(parts[0])))
+        ids = out[_ENV_ID]
+        if self._sync and len(parts) > 1:
+            order = np.argsort(self._order[ids], kind="stable")
+            out = tuple(a[order] for a in out)
+            ids = out[_ENV_ID]
+        self._in_flight[ids] = False
+        self._last_ids = ids.copy()
+        return out
+
+    def _per_worker(self, method: str, env_id: Any) -> np.ndarray:
+        """render / render_state: each worker draws its own envs."""
+        with self._entry(method):
+            arr = np.asarray(env_id).reshape(-1)
+            if arr.size and arr.dtype.kind not in "iu":
+                raise TypeError(f"env_id must be integers, got dtype {arr.dtype}")
+            ids = arr.astype(np.int64)
+            bad = ids[(ids < 0) | (ids >= self._num_envs)]
+            if bad.size:
+                raise ValueError(f"env_id {bad[0]} out of range [0, {self._num_envs})")
+            busy = ids[self._in_flight[ids]]
+            if busy.size:
+                raise RuntimeError(f"cannot render env {busy[0]}: it is being stepped (sent and not yet received); render it after recv() returns it")
+            owner = np.searchsorted(self._starts, ids, side="right") - 1
+            out = None
+            for w in self._workers:
+                mask = owner == w.index
+                if mask.any():
+                    part = self._ray.get(getattr(w.handle, method).remote((ids[mask] - w.start).astype(np.int32)))
+                    if out is None:
+                        out = np.empty((len(ids), *part.shape[1:]), part.dtype)
+                    out[mask] = part
+            return out
+
+
+class _Entry:
+    """One caller at a time, as the in-process pool's EntryGate."""
+
+    def __init__(self, lock: threading.Lock, what: str):
+        self._lock, self._what = lock, what
+
+    def __enter__(self):
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError(f"{self._what}() while another call is inside the pool (another thread, or a signal handler): one caller at a time")
+        return self
+
+    def __exit__(self, *exc):
+        self._lock.release()
+
+
+def _timeout_s(timeout: Any) -> float | None:
+    """recv(timeout=) as the in-process pool reads it."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, (bool, np.bool_)) or not isinstance(timeout, (int, float, np.integer, np.floating)):
+        raise TypeError(f"timeout must be a number of seconds or None, got {type(timeout).__name__}")
+    t = float(timeout)
+    if not t >= 0:
+        raise ValueError(f"timeout must be >= 0 seconds or None, got {timeout}")
+    return None if math.isinf(t) else t
+
+
+def _span(ids: list[int]) -> str:
+    if not ids:
+        return "[]"
+    if ids == list(range(ids[0], ids[-1] + 1)) and len(ids) > 3:
+        return f"{ids[0]}..{ids[-1]}"
+    return str(ids)

@@ -1,0 +1,399 @@
+"""make(..., num_workers=K): the pool spread over a real multi-node Ray
+cluster, started once for this module on this machine (three nodes, each a
+raylet of its own). The protocol, determinism across worker counts, faults
+(a killed worker, a hung worker, an env that raises, Ctrl-C), cleanup, bad
+input, the three faces and a short APPO run."""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import psutil
+import pytest
+
+import envpool_lite
+
+import ray  # the [ray] extra: scripts/setup.sh installs it
+from ray.cluster_utils import Cluster
+
+NODES = 3
+CPUS_PER_NODE = 2  # Ray's logical CPUs: each worker reserves one
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    c = Cluster(
+        initialize_head=True,
+        head_node_args={"num_cpus": CPUS_PER_NODE, "include_dashboard": False, "object_store_memory": 80 << 20},
+    )
+    for _ in range(NODES - 1):
+        c.add_node(num_cpus=CPUS_PER_NODE, object_store_memory=80 << 20)
+    c.wait_for_nodes()
+    ray.init(address=c.address, log_to_driver=False)
+    yield c
+    ray.shutdown()
+    c.shutdown()
+
+
+def gone(pids, within=15.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        alive = [p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+        if not alive:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def rollout_sync(num_workers, steps=250, task="CartPole-v1", seed=7, num_envs=6):
+    """Every field of every step, sync mode, fixed random actions."""
+    env = envpool_lite.make(task, num_envs=num_envs, seed=seed, num_workers=num_workers)
+    rng = np.random.default_rng(0)
+    try:
+        out = [env.reset()]
+        for _ in range(steps):
+            out.append(env.step(rng.integers(0, 2, num_envs)))
+    finally:
+        env.close()
+    return out
+
+
+def test_sync_trajectories_do_not_depend_on_num_workers(cluster):
+    """Env i is seeded seed + i wherever it runs: the same actions give the
+    same trajectories (every field, bit for bit) with 0, 1 or 3 workers."""
+    ref = rollout_sync(0)
+    for k in (1, 3):
+        got = rollout_sync(k)
+        for t, (a, b) in enumerate(zip(ref, got)):
+            for x, y in zip(a[:-1], b[:-1]):
+                np.testing.assert_array_equal(x, y, err_msg=f"num_workers={k}, step {t}")
+            assert a[-1].keys() == b[-1].keys()
+            for key in ("env_id", "elapsed_step"):
+                np.testing.assert_array_equal(a[-1][key], b[-1][key])
+    assert sum(r[2].sum() for r in ref[1:]) > 0  # episodes ended (and reset) on the way
+
+
+def per_env_trajectories(num_workers, num_envs=8, batch_size=3, recvs=120):
+    """Async mode: an env's action depends only on its own (env_id,
+    elapsed_step), so its trajectory cannot depend on arrival order."""
+    env = envpool_lite.make("Dummy-v0", num_envs=num_envs, batch_size=batch_size, num_workers=num_workers, seed=11, step_sleep_us=300)
+    traj = {i: [] for i in range(num_envs)}
+    try:
+        env.async_reset()
+        for _ in range(recvs):
+            obs, rew, term, trunc, info = env.recv()
+            ids = info["env_id"]
+            for j, i in enumerate(ids):
+                traj[int(i)].append((obs[j].tolist(), float(rew[j]), bool(term[j]), bool(trunc[j]), int(info["elapsed_step"][j]), int(info["lives"][j])))
+            env.send((ids * 7 + info["elapsed_step"]) % 5, ids)
+    finally:
+        env.close()
+    return traj
+
+
+def test_async_per_env_trajectories_do_not_depend_on_num_workers(cluster):
+    ref = per_env_trajectories(0)
+    got = per_env_trajectories(3)
+    for i in ref:
+        n = min(len(ref[i]), len(got[i]))
+        assert n >= 20
+        assert ref[i][:n] == got[i][:n], f"env {i}"
+
+
+def test_async_protocol_every_env_back_once_per_send(cluster):
+    """12 envs over 3 workers (on different nodes), batches of 4: every
+    recv() returns 4 distinct envs that were sent, each exactly once per send,
+    with global env ids."""
+    env = envpool_lite.make("Dummy-v0", num_envs=12, batch_size=4, num_workers=3, step_sleep_us=500)
+    try:
+        workers = env.workers
+        assert [list(w["env_ids"]) for w in workers] == [list(range(0, 4)), list(range(4, 8)), list(range(8, 12))]
+        assert len({w["node_id"] for w in workers}) >= 2  # spread over nodes
+        assert len({w["pid"] for w in workers}) == 3
+        env.async_reset()
+        outstanding = set(range(12))
+        returned = np.zeros(12, int)
+        for _ in range(150):
+            obs, rew, term, trunc, info = env.recv()
+            ids = info["env_id"].tolist()
+            assert len(ids) == 4 and len(set(ids)) == 4
+            assert set(ids) <= outstanding
+            outstanding -= set(ids)
+            returned[ids] += 1
+            # obs[:, 0] is the env's seed: the row is really that env's
+            np.testing.assert_array_equal(obs[:, 0], 42 + np.array(ids))
+            env.send(np.ones(4, np.int32), ids)
+            outstanding |= set(ids)
+        assert (returned > 20).all()  # every worker served
+        while env._pool.in_flight:
+            env.recv()
+        assert sum(w["steps"] for w in env.workers) == 12 + 150 * 4
+    finally:
+        env.close()
+
+
+def test_sync_mode_order_and_partial_sends(cluster):
+    env = envpool_lite.make("Dummy-v0", num_envs=6, num_workers=2, step_sleep_us=200)
+    try:
+        obs, info = env.reset()
+        np.testing.assert_array_equal(info["env_id"], np.arange(6))
+        # a send of every env comes back in env id order, whatever the order given
+        order = np.array([5, 0, 3, 1, 4, 2])
+        obs, rew, term, trunc, info = env.step(order % 3, order)
+        np.testing.assert_array_equal(info["env_id"], np.arange(6))
+        np.testing.assert_array_equal(obs[:, 3], np.arange(6) % 3)  # env i got action i % 3
+        # a send of some comes back in the order sent
+        obs, rew, term, trunc, info = env.step(np.zeros(3, np.int32), np.array([4, 1, 3]))
+        np.testing.assert_array_equal(info["env_id"], [4, 1, 3])
+    finally:
+        env.close()
+
+
+def test_gym_and_dm_faces(cluster):
+    env = envpool_lite.make("CartPole-v1", env_type="gym", num_envs=4, num_workers=2)
+    ref = envpool_lite.make("CartPole-v1", env_type="gym", num_envs=4)
+    try:
+        np.testing.assert_array_equal(env.reset(), ref.reset())
+        a, b = env.step(np.ones(4, np.int32)), ref.step(np.ones(4, np.int32))
+        for x, y in zip(a[:3], b[:3]):
+            np.testing.assert_array_equal(x, y)
+        assert a[3].keys() == b[3].keys()
+    finally:
+        env.close()
+        ref.close()
+    env = envpool_lite.make("CartPole-v1", env_type="dm", num_envs=4, batch_size=2, num_workers=2)
+    try:
+        ts = env.reset()
+        assert ts.observation.obs.shape == (2, 4) and (ts.step_type == 0).all()
+        ts = env.step(np.zeros(2, np.int32), ts.observation.env_id)
+        assert ts.reward.dtype == np.float32 and len(ts.observation.env_id) == 2
+    finally:
+        env.close()
+
+
+def test_bad_input_raises_before_sending_and_leaves_the_pool_usable(cluster):
+    env = envpool_lite.make("CartPole-v1", num_envs=4, batch_size=2, num_workers=2)
+    try:
+        env.async_reset()
+        obs, rew, term, trunc, info = env.recv()
+        ids = info["env_id"]
+        bad = [
+            (ValueError, "shape", lambda: env.send(np.zeros(3, np.int32), ids)),
+            (ValueError, "out of range", lambda: env.send(np.array([0, 2]), ids)),
+            (TypeError, "dtype", lambda: env.send(np.array(["a", "b"]), ids)),
+            (ValueError, "out of range", lambda: env.send(np.zeros(2, np.int32), [0, 9])),
+            (ValueError, "appears twice", lambda: env.send(np.zeros(2, np.int32), [ids[0], ids[0]])),
+            (ValueError, "not awaiting", lambda: env.send(np.zeros(2, np.int32), sorted(set(range(4)) - set(ids.tolist())))),
+            (TypeError, "integers", lambda: env.send(np.zeros(2, np.int32), [0.5, 1.5])),
+            (TypeError, "timeout", lambda: env.recv(timeout="1")),
+            (ValueError, "timeout", lambda: env.recv(timeout=float("nan"))),
+        ]
+        for exc, match, call in bad:
+            with pytest.raises(exc, match=match):
+                call()
+            assert env._pool.in_flight == 2, match  # nothing was sent
+        env.send(np.zeros(2, np.int32), ids)
+        for _ in range(2):
+            env.recv()
+        with pytest.raises(RuntimeError, match="no env in flight"):
+            env.recv()
+    finally:
+        env.close()
+    env = envpool_lite.make("Pendulum-v1", num_envs=2, num_workers=1)
+    try:
+        env.reset()
+        with pytest.raises(ValueError, match="finite"):
+            env.step(np.array([[np.nan], [0.0]], np.float32))
+        env.step(np.zeros((2, 1), np.float32))
+    finally:
+        env.close()
+    with pytest.raises(RuntimeError, match="worker 1 .* could not start.*seeded 44 failed to start"):
+        envpool_lite.make("Dummy-v0", num_envs=4, num_workers=2, fail_on_build_seed=44)
+    with pytest.raises(ValueError, match="num_workers"):
+        envpool_lite.make("CartPole-v1", num_envs=2, num_workers=3)
+    with pytest.raises(ValueError, match="worker_timeout"):
+        envpool_lite.make("CartPole-v1", num_envs=2, num_workers=1, worker_timeout=0)
+    with pytest.raises(RuntimeError, match="free CPUs"):
+        envpool_lite.make("CartPole-v1", num_envs=64, num_workers=NODES * CPUS_PER_NODE + 1)
+    with pytest.raises(RuntimeError, match="closed"):
+        env.step(np.zeros(2, np.int32))
+
+
+def test_recv_timeout_then_the_results_still_arrive(cluster):
+    env = envpool_lite.make("Dummy-v0", num_envs=2, num_workers=2, step_sleep_us=400_000)
+    try:
+        env.reset()
+        env.send(np.zeros(2, np.int32))
+        t = time.monotonic()
+        with pytest.raises(TimeoutError):
+            env.recv(timeout=0.1)
+        assert time.monotonic() - t < 1.0
+        obs, *_ = env.recv()
+        np.testing.assert_array_equal(obs[:, 2], 1)
+    finally:
+        env.close()
+
+
+def test_an_env_that_raises_names_its_global_env_id(cluster):
+    env = envpool_lite.make("Dummy-v0", num_envs=4, num_workers=2, fail_on_step=2)
+    try:
+        env.reset()
+        env.step(np.zeros(4, np.int32))
+        with pytest.raises(envpool_lite.EnvStepError, match="failed on step 2") as exc:
+            env.step(np.zeros(4, np.int32))
+        assert sorted(exc.value.env_ids) == [0, 1, 2, 3]
+        assert sorted(exc.value.dropped_env_ids) == [0, 1, 2, 3]
+        obs, *_ = env.step(np.zeros(4, np.int32))  # they reset on their next action
+        np.testing.assert_array_equal(obs[:, 2], 0)
+    finally:
+        env.close()
+
+
+def test_a_killed_worker_is_reported_restarted_and_its_envs_reset(cluster):
+    """SIGKILL one worker's process mid-run: within seconds recv() raises
+    EnvStepError naming the envs that were in flight on it; the other workers
+    keep serving; Ray restarts it and its envs reset on their next action."""
+    env = envpool_lite.make("Dummy-v0", num_envs=9, batch_size=3, num_workers=3, step_sleep_us=2000, episode_length=1000, max_episode_steps=100000)
+    try:
+        victim = env.workers[1]
+        env.async_reset()
+        for _ in range(30):
+            obs, rew, term, trunc, info = env.recv()
+            env.send(np.zeros(3, np.int32), info["env_id"])
+        os.kill(victim["pid"], signal.SIGKILL)
+        t0 = time.monotonic()
+        served_meanwhile = set()
+        with pytest.raises(envpool_lite.EnvStepError, match="worker 1") as exc:
+            for _ in range(1000):
+                obs, rew, term, trunc, info = env.recv()
+                served_meanwhile.update(info["env_id"].tolist())
+                env.send(np.zeros(3, np.int32), info["env_id"])
+        detected = time.monotonic() - t0
+        assert detected < 10.0, detected
+        lost = exc.value.env_ids
+        assert lost and set(lost) <= set(victim["env_ids"])
+        # the lost envs await an action again: send them one, they reset
+        env.send(np.zeros(len(lost), np.int32), lost)
+        seen = {}
+        for _ in range(60):
+            obs, rew, term, trunc, info = env.recv()
+            for j, i in enumerate(info["env_id"].tolist()):
+                if i in victim["env_ids"] and i not in seen:
+                    seen[i] = int(info["elapsed_step"][j])
+            env.send(np.zeros(3, np.int32), info["env_id"])
+        assert set(seen) == set(victim["env_ids"])
+        assert all(v == 0 for v in seen.values()), seen  # each started a new episode
+        after = env.workers[1]
+        assert after["pid"] != victim["pid"] and after["failures"] == 1
+        assert env.workers[0]["failures"] == env.workers[2]["failures"] == 0
+    finally:
+        pids = [w["pid"] for w in env.workers]
+        env.close()
+    assert gone(pids)
+
+
+def test_a_hung_worker_is_reported_within_worker_timeout(cluster):
+    """Worker 1's envs take 0.8 s a step (Dummy sleeps step_sleep_us times
+    1 + seed % 4); with worker_timeout=0.5 it is reported, killed and
+    restarted, while worker 0 (0.2 s steps) keeps serving."""
+    env = envpool_lite.make("Dummy-v0", num_envs=4, batch_size=1, num_workers=2, seed=[0, 4, 3, 7], step_sleep_us=200_000, worker_timeout=0.5)
+    try:
+        env.async_reset()
+        t0 = time.monotonic()
+        with pytest.raises(envpool_lite.EnvStepError, match="worker_timeout") as exc:
+            for _ in range(100):
+                obs, rew, term, trunc, info = env.recv()
+                assert info["env_id"][0] in (0, 1) or info["elapsed_step"][0] == 0  # resets are quick
+                env.send(np.zeros(1, np.int32), info["env_id"])
+        assert time.monotonic() - t0 < 3.0
+        assert set(exc.value.env_ids) <= {2, 3} and exc.value.env_ids
+        assert env.workers[1]["failures"] == 1
+    finally:
+        env.close()
+
+
+def test_ctrl_c_interrupts_a_blocked_recv(cluster):
+    env = envpool_lite.make("Dummy-v0", num_envs=2, num_workers=2, step_sleep_us=300_000)
+    try:
+        env.reset()
+        env.send(np.zeros(2, np.int32))
+        timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        t0 = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            env.recv()
+        assert time.monotonic() - t0 < 0.6
+        obs, *_ = env.recv()  # still usable: the results arrive
+        np.testing.assert_array_equal(obs[:, 2], 1)
+    finally:
+        env.close()
+
+
+def test_close_and_garbage_collection_stop_every_worker(cluster):
+    env = envpool_lite.make("CartPole-v1", num_envs=4, num_workers=3)
+    pids = [w["pid"] for w in env.workers]
+    env.close()
+    env.close()  # idempotent
+    assert gone(pids)
+    env = envpool_lite.make("CartPole-v1", num_envs=4, num_workers=2, batch_size=2)
+    env.async_reset()
+    pids = [w["pid"] for w in env.workers]
+    del env
+    gc.collect()
+    assert gone(pids)
+
+
+def test_interpreter_exit_stops_every_worker(cluster):
+    script = textwrap.dedent(
+        """
+        import envpool_lite
+        env = envpool_lite.make("CartPole-v1", num_envs=4, batch_size=2, num_workers=2)
+        env.async_reset()
+        print(*[w["pid"] for w in env.workers], flush=True)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], env={**os.environ, "RAY_ADDRESS": cluster.address}, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    pids = [int(p) for p in out.stdout.split()]
+    assert len(pids) == 2 and gone(pids)
+
+
+def test_missing_ray_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ImportError, match=r"envpool_lite\[ray\]"):
+        envpool_lite.make("CartPole-v1", num_envs=2, num_workers=1)
+
+
+def test_the_in_process_pool_does_not_import_ray():
+    script = "import sys, envpool_lite; envpool_lite.make('CartPole-v1', num_envs=2).reset(); assert 'ray' not in sys.modules"
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+
+
+def test_appo_trains_on_the_cluster(cluster, tmp_path):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "trainers"))
+    import appo
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        cfg = appo.Config(
+            env_id="CartPole-v1", num_envs=8, env_batch_size=4, num_workers=2, rollout=16, batch_rollouts=8,
+            total_steps=16 * 8 * 8, device="cpu", progress=False, tensorboard=False, plot=False, checkpoint_every=0,
+            run_dir=str(tmp_path),
+        )  # fmt: skip
+        r = appo.train(cfg)
+    finally:
+        torch.set_num_threads(threads)
+    assert r["updates"] == 8 and r["global_step"] == 1024
+    assert len(r["workers"]) == 2 and all(w["steps"] > 0 and w["failures"] == 0 for w in r["workers"])
+    assert len(r["finished"]) > 0
