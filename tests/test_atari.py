@@ -25,7 +25,8 @@ def task_id(game):
 
 
 def atari_tasks():
-    return sorted(t for t in envpool_lite.list_all_envs() if t.endswith("-v5"))
+    # The Atari games' tasks (MuJoCo has -v5 ids too): those with a ROM.
+    return sorted(t for t in envpool_lite.list_all_envs() if t.endswith("-v5") and "game" in envpool_lite._core.task_defaults(t))
 
 
 def ale_seed(seed):
