@@ -166,6 +166,32 @@ def run_envpool_lite(task: Task, cfg: Config, steps: int) -> float:
         env.close()
 
 
+def run_ray(num_workers: int, task: Task, cfg: Config, steps: int) -> float:
+    """The same pool spread over num_workers Ray actors on this machine (a
+    local Ray cluster, started once): the config's threads are shared out
+    among the workers, so the machine runs as many stepping threads as the
+    in-process pool."""
+    import envpool_lite
+
+    if cfg.num_envs < num_workers:
+        raise Skip(f"needs num_envs >= {num_workers}")
+    try:
+        import ray
+    except ImportError:
+        raise Skip("ray not installed (pip install 'envpool_lite[ray]')") from None
+    if not ray.is_initialized():
+        ray.init(include_dashboard=False, log_to_driver=False, num_cpus=max(CORES, num_workers))
+    threads = max(1, cfg.num_threads // num_workers)
+    env = envpool_lite.make(
+        task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=threads, seed=0,
+        num_workers=num_workers, **task.options, **task.lite_options,
+    )  # fmt: skip
+    try:
+        return _run_pool_async(env, task, cfg, steps)
+    finally:
+        env.close()
+
+
 def run_envpool(task: Task, cfg: Config, steps: int) -> float:
     import warnings
 
@@ -394,7 +420,13 @@ SYSTEMS: dict[str, Callable[[Task, Config, int], float]] = {
     "gymnasium_async": lambda t, c, s: _run_gymnasium_vector("async", t, c, s),
     "vizdoom_gym": run_vizdoom_gym,
     "ale_vector": run_ale_vector,
+    # The distributed pool (make(..., num_workers=K)) on a local Ray cluster:
+    # not in the default run (it needs the [ray] extra and measures Ray's
+    # overhead rather than a peer); ask for it with --systems.
+    "ray_1": lambda t, c, s: run_ray(1, t, c, s),
+    "ray_2": lambda t, c, s: run_ray(2, t, c, s),
 }
+DEFAULT_SYSTEMS = [s for s in SYSTEMS if not s.startswith("ray_")]
 
 
 # --- measuring --------------------------------------------------------------
@@ -518,7 +550,7 @@ def main(argv: list[str] | None = None) -> dict:
     scale.add_argument("--quick", action="store_true", help="one setting per task, under a minute")
     scale.add_argument("--full", action="store_true", help="the complete sweep (thread and env sweeps), about 13 minutes on 2 cores")
     parser.add_argument("--tasks", default=",".join(TASKS), help=f"comma-separated, from {', '.join(TASKS)}")
-    parser.add_argument("--systems", default=",".join(SYSTEMS), help=f"comma-separated, from {', '.join(SYSTEMS)}")
+    parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=f"comma-separated, from {', '.join(SYSTEMS)} (default: all but ray_1 and ray_2, the distributed pool)")
     parser.add_argument("--repeats", type=int, default=None, help="measurements per system and setting (default 3; 5 with --full)")
     parser.add_argument("--configs", default=None, help="override the settings: 'envs:batch:threads,...'")
     parser.add_argument("--steps", type=int, default=None, help="steps per measurement (default depends on the task and system)")
@@ -639,11 +671,14 @@ def ratio_to(rows: list[dict], peer: str) -> dict[tuple, float]:
 def print_table(report: dict) -> None:
     rows = report["results"]
     ref = ratio_to(rows, "envpool")
+    own = ratio_to(rows, "envpool_lite")
     header = ["task", "envs", "batch", "threads", "system", "steps/s", "frames/s", "spread (min-max)", "vs EnvPool", "efficiency"]
     table = []
     for r in rows:
         key = (r["task"], r["num_envs"], r["batch_size"], r["num_threads"])
         ratio = f"{r['steps_per_s'] / ref[key]:.2f}x" if key in ref else "-"
+        if r["system"].startswith("ray_") and key in own:  # the distributed pool: against the in-process one
+            ratio += f" ({r['steps_per_s'] / own[key]:.0%} of in-process)"
         spread = f"{r['min']:,.0f}-{r['max']:,.0f}"
         table.append([r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]), r["system"], f"{r['steps_per_s']:,.0f}", f"{r['frames_per_s']:,.0f}", spread, ratio, f"{r['efficiency']:.0%}"])
     limits = ", ".join(f"{t} {v:,.0f} steps/s" for t, v in report["single_thread_limit_steps_per_s"].items())

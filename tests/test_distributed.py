@@ -378,22 +378,51 @@ def test_the_in_process_pool_does_not_import_ray():
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
 
 
-def test_appo_trains_on_the_cluster(cluster, tmp_path):
+def worker_processes() -> list[psutil.Process]:
+    """This machine's envpool_lite Ray workers (Ray titles them ray::EnvPoolWorker)."""
+    found = []
+    for p in psutil.process_iter(["cmdline"]):
+        if "EnvPoolWorker" in " ".join(p.info["cmdline"] or []):
+            found.append(p)
+    return found
+
+
+def test_appo_trains_on_the_cluster_through_a_worker_failure(cluster, tmp_path):
+    """trainers/appo.py --num-workers 2: it trains, logs each worker, and
+    carries on when one worker's process is killed mid-run (the lost envs
+    start new episodes; their partial trajectories are dropped)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "trainers"))
     import appo
     import torch
 
+    killed = []
+
+    def kill_one_worker():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(worker_processes()) < 2:
+            time.sleep(0.1)
+        time.sleep(1.5)  # mid-run
+        procs = worker_processes()
+        if procs:
+            procs[0].kill()
+            killed.append(procs[0].pid)
+
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
+    killer = threading.Thread(target=kill_one_worker, daemon=True)
     try:
         cfg = appo.Config(
             env_id="CartPole-v1", num_envs=8, env_batch_size=4, num_workers=2, rollout=16, batch_rollouts=8,
-            total_steps=16 * 8 * 8, device="cpu", progress=False, tensorboard=False, plot=False, checkpoint_every=0,
+            total_steps=16 * 8 * 16, device="cpu", progress=False, tensorboard=False, plot=False, checkpoint_every=0,
             run_dir=str(tmp_path),
         )  # fmt: skip
+        killer.start()
         r = appo.train(cfg)
     finally:
         torch.set_num_threads(threads)
-    assert r["updates"] == 8 and r["global_step"] == 1024
-    assert len(r["workers"]) == 2 and all(w["steps"] > 0 and w["failures"] == 0 for w in r["workers"])
+        killer.join()
+    assert killed, "no worker process to kill"
+    assert r["updates"] == 16 and r["global_step"] == 2048
+    assert len(r["workers"]) == 2 and all(w["steps"] > 0 for w in r["workers"])
+    assert sum(w["failures"] for w in r["workers"]) == 1
     assert len(r["finished"]) > 0

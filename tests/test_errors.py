@@ -198,7 +198,8 @@ def test_close_while_envs_are_stepping_is_prompt_and_joins_threads():
     start = time.perf_counter()
     env.close()
     assert time.perf_counter() - start < 1.0
-    assert psutil.Process().num_threads() == threads_before
+    # <=: a thread of an earlier test (Ray's driver threads after ray.shutdown()) may end meanwhile
+    assert psutil.Process().num_threads() <= threads_before
     assert threading.active_count() == before
 
 
@@ -222,7 +223,8 @@ def test_interrupted_recv_leaves_no_stuck_threads():
     start = time.perf_counter()
     env.close()
     assert time.perf_counter() - start < 2.0
-    assert psutil.Process().num_threads() == threads_before
+    # <=: a thread of an earlier test (Ray's driver threads after ray.shutdown()) may end meanwhile
+    assert psutil.Process().num_threads() <= threads_before
 
 
 def test_whole_float_discrete_actions_act_as_ints(make):

@@ -307,6 +307,7 @@ class Sampler(threading.Thread):
         self.finished: list[tuple[int, float, int]] = []  # (steps sampled, return, length) per game
         self.steps = 0
         self.rollouts = 0  # rounds of trajectories emitted (deterministic mode)
+        self.failures = 0  # EnvStepErrors recovered from
         self.start_version = store.version
         self.queue: queue.Queue = queue.Queue(maxsize=max(cfg.batch_rollouts, cfg.num_envs))
         self.stop_event = threading.Event()
@@ -320,7 +321,12 @@ class Sampler(threading.Thread):
             with torch.cuda.stream(torch.cuda.Stream(self.device)) if cuda else contextlib.nullcontext():
                 self.env.async_reset()
                 while not self.stop_event.is_set():
-                    self.step(*self.env.recv())
+                    try:
+                        batch = self.env.recv()
+                    except envpool_lite.EnvStepError as e:
+                        self.recover(e)
+                        continue
+                    self.step(*batch)
         except BaseException as e:  # handed to the learner by get_batch()
             self.error = e
             self.stop_event.set()
@@ -333,6 +339,13 @@ class Sampler(threading.Thread):
         e, r = ids[has], row[has]
         self.rewards[e, r], self.terms[e, r], self.truncs[e, r] = reward[has], terminated[has], truncated[has]
         real = has & self.valid[ids, np.maximum(row, 0)]  # a real step, not a reset
+        # An env that came back from a step at elapsed_step 0 was restarted
+        # (its Ray worker was): mask that row, as an episode boundary.
+        restarted = real & (info["elapsed_step"] == 0)
+        if restarted.any():
+            self.valid[e[restarted[has]], r[restarted[has]]] = False
+            real &= ~restarted
+            self.game_return[ids[restarted]], self.game_length[ids[restarted]] = 0.0, 0
         self.track_games(ids, real, reward, terminated, truncated, info)
         self.steps += int(has.sum())
         # 2. The new observation starts the next row; row T ends the trajectory.
@@ -362,6 +375,17 @@ class Sampler(threading.Thread):
         self.env.send(self.actor.env_action(action), ids)
         for item in out:  # queued after acting: see the deterministic wait above
             self.put(item)
+
+    def recover(self, err) -> None:
+        """Envs whose results were lost (a Ray worker died or hung, an env
+        raised) await an action and start a new episode on it: their partial
+        trajectories and games are dropped."""
+        ids = np.asarray(err.dropped_env_ids or err.env_ids, np.int64)
+        self.failures += 1
+        self.row[ids] = -1  # the next observation starts a trajectory
+        self.game_return[ids], self.game_length[ids] = 0.0, 0
+        space = self.env.single_action_space
+        self.env.send(np.zeros((len(ids), *space.shape), space.dtype), ids)
 
     def trajectory(self, e: int) -> dict:
         return dict(
