@@ -22,6 +22,11 @@ if command -v dpkg-query >/dev/null 2>&1; then
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
   done
 fi
+# MuJoCo's rendering (render_mode="rgb_array") needs a headless OpenGL
+# backend: OSMesa (software) works on any machine; EGL is used where it works.
+if command -v dpkg-query >/dev/null 2>&1; then
+  dpkg-query -W -f='${Status}' libosmesa6 2>/dev/null | grep -q "ok installed" || missing+=(libosmesa6)
+fi
 if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -90,8 +90,9 @@ class ClassicRenderer:
         self._env = gymnasium.make(_GYMNASIUM_TASK[_unaliased(task_id)], render_mode="rgb_array").unwrapped
         self._set_state = _SET_STATE[_unaliased(task_id)]
 
-    def draw(self, states: np.ndarray) -> np.ndarray:
-        """(n, H, W, 3) uint8 pictures of n states (rows of render_state)."""
+    def draw(self, states: np.ndarray, env_ids: np.ndarray | None = None) -> np.ndarray:
+        """(n, H, W, 3) uint8 pictures of n states (rows of render_state;
+        env_ids unused: a classic-control picture depends on the state only)."""
         frames = []
         for state in states:
             self._set_state(self._env, state)

@@ -5,11 +5,14 @@ made for, which the C++ envs load at make())."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import importlib.metadata
 import importlib.util
 import os
 from typing import Any, Mapping
+
+import numpy as np
 
 from envpool_lite import _core
 
@@ -87,3 +90,137 @@ def resolve_paths(task_id: str, config: Mapping[str, Any], internal: Mapping[str
     if not isinstance(xml_file, str) or not xml_file:
         raise TypeError(f"option 'xml_file' must be a non-empty str, got {xml_file!r}")
     return {"mujoco_lib": library_path(task_id), "mujoco_model": model_path(task_id, xml_file)}
+
+
+# --- rendering ----------------------------------------------------------------
+# render_mode="rgb_array": each env's picture is drawn by gymnasium's own
+# MuJoCo renderer (MuJoCo's OpenGL renderer, headless), from the kinematics
+# the pool's env hands over (``_core.EnvPool.render_state``, see
+# MujocoEnv::RenderState), written into a gymnasium env of the same task, so a
+# frame is the one gymnasium's render() draws for the same state.
+# The fields of a render state, in order, with their size per element.
+_RENDER_FIELDS = (
+    ("xpos", "nbody", 3), ("xmat", "nbody", 9), ("subtree_com", "nbody", 3),
+    ("geom_xpos", "ngeom", 3), ("geom_xmat", "ngeom", 9),
+    ("site_xpos", "nsite", 3), ("site_xmat", "nsite", 9),
+    ("cam_xpos", "ncam", 3), ("cam_xmat", "ncam", 9),
+    ("light_xpos", "nlight", 3), ("light_xdir", "nlight", 3),
+)  # fmt: skip
+_HEADLESS_BACKENDS = ("egl", "osmesa")
+_backend: str | None = None
+_backend_errors: dict[str, str] = {}
+
+_PROBE = """
+import os, sys
+os.environ["MUJOCO_GL"] = sys.argv[1]
+import mujoco
+ctx = mujoco.GLContext(8, 8)
+ctx.make_current()
+ctx.free()
+"""
+
+
+def gl_backend(task_id: str) -> str:
+    """The headless OpenGL backend MuJoCo renders with: MUJOCO_GL when set,
+    else the first of EGL and OSMesa that can make a context (each tried in
+    a subprocess, once per process: a failed try can leave PyOpenGL unusable
+    for the next one). Raises RuntimeError naming both when neither works."""
+    global _backend
+    if _backend is not None:
+        return _backend
+    chosen = os.environ.get("MUJOCO_GL", "").lower()
+    if chosen:
+        _backend = chosen
+        return chosen
+    import subprocess
+    import sys
+
+    for name in _HEADLESS_BACKENDS:
+        try:
+            probe = subprocess.run([sys.executable, "-c", _PROBE, name], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            _backend_errors[name] = type(e).__name__
+            continue
+        if probe.returncode == 0:
+            os.environ["MUJOCO_GL"] = name  # read by gymnasium's renderer (and mujoco's import)
+            _backend = name
+            return name
+        lines = [line for line in probe.stderr.strip().splitlines() if line.strip()]
+        _backend_errors[name] = lines[-1].strip() if lines else f"exit status {probe.returncode}"
+    tried = "; ".join(f"{k}: {v}" for k, v in _backend_errors.items())
+    raise RuntimeError(
+        f"{task_id}: rendering a MuJoCo task needs a headless OpenGL backend for MuJoCo's renderer (EGL or OSMesa), "
+        f"and none is available here ({tried}). Install one (on Debian: apt-get install libosmesa6, or libegl1 with a GPU driver), "
+        "or set MUJOCO_GL to a backend that works; the MuJoCo tasks themselves run without it."
+    )
+
+
+class MujocoRenderer:
+    """Draws states of one MuJoCo task with gymnasium's renderer (its default
+    camera and size, 480 x 480)."""
+
+    def __init__(self, spec):
+        task_id = spec.task_id
+        gl_backend(task_id)
+        import gymnasium
+
+        kwargs = {"render_mode": "rgb_array"}
+        if "xml_file" in spec.config:
+            kwargs["xml_file"] = spec.env_options["mujoco_model"]
+        ctx = contextlib.nullcontext()
+        if task_id == "Pusher-v4":  # gymnasium refuses it on mujoco >= 3; its renderer is fine
+            ctx = _pusher_v4_allowed()
+        with ctx:
+            self._env = gymnasium.make(task_id, **kwargs).unwrapped
+        model = self._env.model
+        self._slices, start = [], 0
+        for name, count, width in _RENDER_FIELDS:
+            n = getattr(model, count) * width
+            self._slices.append((name, slice(start, start + n)))
+            start += n
+        self._size = start
+        self._lookat: dict[int, np.ndarray] = {}  # per env: its camera's point, from its first render
+        self._viewer_cam = None  # gymnasium's camera, once its viewer exists
+        self._cam_config = self._env.mujoco_renderer.default_cam_config or {}
+
+    def draw(self, states: np.ndarray, env_ids: np.ndarray) -> np.ndarray:
+        """(n, H, W, 3) uint8 pictures of n states (rows of render_state) of
+        the envs env_ids."""
+        env = self._env
+        frames = []
+        for state, env_id in zip(states, env_ids):
+            assert len(state) == self._size, (len(state), self._size)
+            for name, where in self._slices:
+                getattr(env.data, name).flat[:] = state[where]
+            # gymnasium's free camera looks at the median of the geoms'
+            # positions when the env is first rendered (unless the task's
+            # default_camera_config sets lookat), and keeps that point: each
+            # env keeps its own, taken at its first render().
+            lookat = self._lookat.get(int(env_id))
+            if lookat is None:
+                if self._viewer_cam is None or "lookat" in self._cam_config:
+                    lookat = None  # the viewer's own (it is made on this render)
+                else:
+                    lookat = np.median(env.data.geom_xpos, axis=0)
+            if lookat is not None and self._viewer_cam is not None:
+                self._viewer_cam.lookat[:] = lookat
+            frames.append(env.render())
+            if self._viewer_cam is None:
+                self._viewer_cam = env.mujoco_renderer.viewer.cam
+            self._lookat.setdefault(int(env_id), np.array(self._viewer_cam.lookat))
+        return np.stack(frames)
+
+    def close(self) -> None:
+        self._env.close()
+
+
+@contextlib.contextmanager
+def _pusher_v4_allowed():
+    import mujoco
+
+    version = mujoco.__version__
+    mujoco.__version__ = "2.3.7"
+    try:
+        yield
+    finally:
+        mujoco.__version__ = version

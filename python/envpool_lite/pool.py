@@ -43,9 +43,12 @@ class EnvPoolBase:
                 + (" (for a window, wrap the pool in gymnasium.wrappers.vector.HumanRendering)" if render_mode == "human" else "")
             )
         if render_mode is not None and spec.render_shape == (0, 0):
+            from envpool_lite import mujoco
             from envpool_lite.classic_render import can_render
 
-            if not can_render(spec.task_id):
+            if spec.task_id in mujoco.TASK_IDS:
+                mujoco.gl_backend(spec.task_id)  # a clear error now if MuJoCo cannot render here
+            elif not can_render(spec.task_id):
                 raise ValueError(f"{spec.task_id} cannot be rendered")
         self._spec = spec
         self.render_mode = render_mode
@@ -142,10 +145,14 @@ class EnvPoolBase:
             return self._pool.render(ids)
         states = self._pool.render_state(ids)  # validates ids before drawing
         if self._renderer is None:
+            from envpool_lite import mujoco
             from envpool_lite.classic_render import ClassicRenderer
 
-            self._renderer = ClassicRenderer(self._spec.task_id)
-        return self._renderer.draw(states)
+            if self._spec.task_id in mujoco.TASK_IDS:
+                self._renderer = mujoco.MujocoRenderer(self._spec)
+            else:
+                self._renderer = ClassicRenderer(self._spec.task_id)
+        return self._renderer.draw(states, ids)
 
     # A pool owns threads and envs: a copy would share them (and closing one
     # would close both), and they cannot be pickled.
