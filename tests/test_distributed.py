@@ -301,6 +301,53 @@ def test_a_killed_worker_is_reported_restarted_and_its_envs_reset(cluster):
     assert gone(pids)
 
 
+def test_a_lost_node_is_reported_and_its_workers_move(cluster):
+    """Take a node out of the cluster (its raylet and every process on it
+    killed): recv() raises EnvStepError for each worker that was on it,
+    naming its envs in flight; Ray restarts those workers on the nodes left,
+    their envs reset on their next action, and the other workers never fail."""
+    env = envpool_lite.make("Dummy-v0", num_envs=6, batch_size=2, num_workers=3, step_sleep_us=2000, episode_length=1000, max_episode_steps=100000)
+    head = cluster.head_node.node_id
+    try:
+        lost_node = next(w["node_id"] for w in env.workers if w["node_id"] != head)
+        victims = {w["worker"]: w for w in env.workers if w["node_id"] == lost_node}
+        victim_envs = {i for w in victims.values() for i in w["env_ids"]}
+        node = next(n for n in cluster.list_all_nodes() if n.node_id == lost_node)
+        env.async_reset()
+        for _ in range(20):
+            obs, rew, term, trunc, info = env.recv()
+            env.send(np.zeros(2, np.int32), info["env_id"])
+        cluster.remove_node(node, allow_graceful=False)
+        t0 = time.monotonic()
+        errors, seen = [], {}
+        deadline = t0 + 90
+        while (len(errors) < len(victims) or set(seen) != victim_envs) and time.monotonic() < deadline:
+            try:
+                obs, rew, term, trunc, info = env.recv()
+            except envpool_lite.EnvStepError as e:
+                errors.append((time.monotonic() - t0, e))
+                assert e.env_ids and set(e.env_ids) <= victim_envs, e
+                env.send(np.zeros(len(e.env_ids), np.int32), e.env_ids)  # they await an action
+                continue
+            for j, i in enumerate(info["env_id"].tolist()):
+                if i in victim_envs and errors and i not in seen:
+                    seen[i] = int(info["elapsed_step"][j])
+            env.send(np.zeros(2, np.int32), info["env_id"])
+        assert len(errors) == len(victims), [str(e) for _, e in errors]
+        assert errors[0][0] < 60.0
+        assert set(seen) == victim_envs and all(v == 0 for v in seen.values()), seen  # new episodes
+        for w in env.workers:
+            if w["worker"] in victims:
+                assert w["node_id"] != lost_node and w["failures"] == 1
+            else:
+                assert w["failures"] == 0
+        print(f"node loss: {len(victims)} worker(s) reported after {', '.join(f'{t:.1f}' for t, _ in errors)} s")
+    finally:
+        env.close()
+        cluster.add_node(num_cpus=CPUS_PER_NODE, object_store_memory=80 << 20)  # the next tests keep 3 nodes
+        cluster.wait_for_nodes()
+
+
 def test_a_hung_worker_is_reported_within_worker_timeout(cluster):
     """Worker 1's envs take 0.8 s a step (Dummy sleeps step_sleep_us times
     1 + seed % 4); with worker_timeout=0.5 it is reported, killed and

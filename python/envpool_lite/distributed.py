@@ -88,10 +88,13 @@ class EnvPoolWorker:
             "num_threads": self._pool.num_threads,
         }
 
-    def run(self, epoch: int, reset_ids, reset_seeds, action, action_ids, want: bool):
-        """Queue resets and actions (local ids), then return the next batch
-        when `want`: a tuple of arrays, or ("error", message, failed ids,
-        dropped ids) when an env raised."""
+    def run(self, request: tuple):
+        """request = (epoch, reset_ids, reset_seeds, action, action_ids,
+        want), one argument (Ray serializes each argument on its own). Queue
+        the resets and actions (local ids), then return the next batch when
+        `want`: a tuple of arrays, or ("error", message, failed ids, dropped
+        ids) when an env raised."""
+        epoch, reset_ids, reset_seeds, action, action_ids, want = request
         if epoch != self._epoch:
             # The driver gave up on this worker's earlier calls: drop what
             # they left in flight, and start every env afresh.
@@ -147,8 +150,12 @@ class _Worker:
         self.epoch = 0
         self.last_progress = time.monotonic()
         self.info: dict = {}
-        self.describe_ref = None  # after a restart: the new process's describe()
-        self.starting = False  # restarted, and no call has come back since
+        # After a failure: a describe() call that answers once Ray has
+        # restarted the actor; requests wait in `deferred` until it does
+        # (a call to an actor that is restarting fails at once).
+        self.probe = None
+        self.deferred: list[tuple[tuple, int]] = []
+        self.dead = ""  # why Ray could not restart it
         self.steps = 0  # rows received
         self.failures = 0
         self.busy_s = 0.0  # time its calls took, submission to harvest
@@ -315,13 +322,6 @@ class DistributedPool:
     def workers(self) -> list[dict]:
         """Where each worker runs and what it has done: pid, node_id, env ids,
         steps (rows received), failures, and busy_s (its calls' time)."""
-        for w in self._workers:
-            if w.describe_ref is not None and self._ray.wait([w.describe_ref], timeout=0)[0]:
-                try:
-                    w.info = self._ray.get(w.describe_ref)
-                except Exception:
-                    pass  # it died again: the next call reports it
-                w.describe_ref = None
         return [
             {
                 "worker": w.index,
@@ -372,6 +372,9 @@ class DistributedPool:
             self._order[ids] = ids if len(ids) == self._num_envs else np.arange(len(ids))
         owner = np.searchsorted(self._starts, ids, side="right") - 1
         for w in self._workers:
+            if w.dead and (owner == w.index).any():
+                raise RuntimeError(f"{w} is gone and Ray could not restart it ({w.dead}): close the pool and make a new one")
+        for w in self._workers:
             mask = owner == w.index
             if not mask.any():
                 continue
@@ -380,11 +383,18 @@ class DistributedPool:
                 args = (local, None if seeds is None else seeds[mask].tolist(), None, None)
             else:
                 args = (None, None, actions[mask], local)
-            rows = min(w.batch_size, w.uncollected + len(local))
-            w.uncollected += len(local) - rows
-            w.calls.append(_Call(w.handle.run.remote(w.epoch, *args, True), rows, w.epoch))
-            self._top_up(w)
+            if w.probe is not None:
+                w.deferred.append((args, len(local)))  # sent once it has restarted
+            else:
+                self._call(w, args, len(local))
         self._in_flight[ids] = True
+
+    def _call(self, w: _Worker, args: tuple, sent: int) -> None:
+        """One request: `sent` resets or actions, then a batch back."""
+        rows = min(w.batch_size, w.uncollected + sent)
+        w.uncollected += sent - rows
+        w.calls.append(_Call(w.handle.run.remote((w.epoch, *args, True)), rows, w.epoch))
+        self._top_up(w)
 
     def _top_up(self, w: _Worker) -> None:
         """Keep REQUESTS_PER_WORKER calls in flight while the worker has rows
@@ -392,7 +402,7 @@ class DistributedPool:
         while w.uncollected > 0 and len(w.calls) < REQUESTS_PER_WORKER:
             rows = min(w.batch_size, w.uncollected)
             w.uncollected -= rows
-            w.calls.append(_Call(w.handle.run.remote(w.epoch, None, None, None, None, True), rows, w.epoch))
+            w.calls.append(_Call(w.handle.run.remote((w.epoch, None, None, None, None, True)), rows, w.epoch))
 
     def _recv(self, timeout: float | None):
         ray = self._ray
@@ -404,7 +414,7 @@ class DistributedPool:
         while self._buffered < target:
             if self._closed:
                 raise RuntimeError("the env pool was closed (by close() on another thread or in a signal handler) while recv() was waiting")
-            pending = {w.calls[0].ref: w for w in self._workers if w.calls}
+            pending = {w.probe if w.probe is not None else w.calls[0].ref: w for w in self._workers if w.probe is not None or w.calls}
             if not pending:
                 raise RuntimeError(f"internal error: {in_flight - self._buffered} env(s) in flight and no worker call to collect them")
             wait_s = _WAIT_SLICE_S
@@ -412,14 +422,18 @@ class DistributedPool:
                 wait_s = min(wait_s, max(0.0, deadline - time.monotonic()))
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=wait_s)
             if ready:
-                self._harvest(pending[ready[0]])
+                w = pending[ready[0]]
+                self._restarted(w) if w.probe is not None else self._harvest(w)
                 continue
             now = time.monotonic()
             for w in pending.values():
-                limit = self._start_timeout if w.starting else self._timeout
-                if now - max(w.last_progress, w.calls[0].submitted) > limit:
+                if w.probe is not None:
+                    if now - w.last_progress > self._start_timeout:
+                        self._kill(w)
+                        self._fail(w, f"was not restarted within {self._start_timeout:g} s (it was killed)")
+                elif now - max(w.last_progress, w.calls[0].submitted) > self._timeout:
                     self._kill(w)
-                    self._fail(w, f"did not answer within {'its start time' if w.starting else 'worker_timeout='}{limit:g} s (it was killed)")
+                    self._fail(w, f"did not answer within worker_timeout={self._timeout:g} s (it was killed)")
             if deadline is not None and now >= deadline:
                 raise TimeoutError(f"recv() timed out after {timeout} s")
         return self._assemble(target)
@@ -443,7 +457,6 @@ class DistributedPool:
         now = time.monotonic()
         w.busy_s += now - max(call.submitted, w.last_progress)
         w.last_progress = now
-        w.starting = False
         self._top_up(w)
         if isinstance(result, tuple) and len(result) == 4 and isinstance(result[0], str):
             _, message, failed, dropped = result
@@ -465,21 +478,42 @@ class DistributedPool:
         lost = [int(i) for i in ids[self._in_flight[w.start : w.stop]] if int(i) not in buffered]
         self._in_flight[lost] = False
         w.calls.clear()
+        w.deferred.clear()
         w.uncollected = 0
         w.epoch += 1
         w.failures += 1
         w.last_progress = time.monotonic()
-        w.starting = True
-        try:
-            w.describe_ref = w.handle.describe.remote()  # runs once Ray has restarted it
-        except Exception:
-            w.describe_ref = None
+        w.probe = w.handle.describe.remote()  # answers once Ray has restarted it
         err = _core.EnvStepError(
             f"{w} {reason}; envs {_span(lost)} were in flight on it and await an action again. "
             f"Ray restarts the worker: each of its envs resets on its next action."
         )
         err.env_ids, err.dropped_env_ids = lost, list(lost)
         raise err
+
+    def _restarted(self, w: _Worker) -> None:
+        """w's probe answered: the new process is up (send what waited), or
+        not yet (ask again), or Ray gave up on it."""
+        ray = self._ray
+        try:
+            w.info = ray.get(w.probe)
+        except ray.exceptions.ActorUnavailableError:
+            time.sleep(0.05)  # still restarting
+            w.probe = w.handle.describe.remote()
+            return
+        except ray.exceptions.RayActorError as e:
+            w.dead = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+            waiting = sorted(int(i) for args, _ in w.deferred for i in (args[0] if args[0] is not None else args[3]) + w.start)
+            w.probe, w.deferred = None, []
+            self._in_flight[waiting] = False
+            err = _core.EnvStepError(f"{w} could not be restarted ({w.dead}); envs {_span(waiting)} were not stepped. Close the pool and make a new one.")
+            err.env_ids, err.dropped_env_ids = waiting, list(waiting)
+            raise err
+        w.probe = None
+        w.last_progress = time.monotonic()
+        deferred, w.deferred = w.deferred, []
+        for args, sent in deferred:
+            self._call(w, args, sent)
 
     def _sync_drop(self, err) -> None:
         """Sync mode: as in-process, the whole batch is dropped: wait for the
@@ -490,7 +524,7 @@ class DistributedPool:
         for w in self._workers:
             while w.calls:
                 try:
-                    limit = self._start_timeout if w.starting else self._timeout
+                    limit = self._timeout
                     if self._ray.wait([w.calls[0].ref], timeout=None if math.isinf(limit) else limit)[0]:
                         self._harvest(w)
                     else:
