@@ -5,12 +5,13 @@ envpool_lite and, in the same run and with the same settings, every peer that
 is installed (EnvPool, gymnasium's SyncVectorEnv and AsyncVectorEnv, a plain
 for-loop over one gymnasium env; for ViZDoom, vizdoom's own gymnasium env; for
 Atari, ale-py's AtariVectorEnv, and gymnasium's envs wrapped in
-AtariPreprocessing + FrameStackObservation with the same settings). Repeats are interleaved across systems so
+AtariPreprocessing + FrameStackObservation with the same settings; for
+MuJoCo, gymnasium's own MuJoCo envs). Repeats are interleaved across systems so
 that machine noise hits all of them alike; the median is reported with the
 spread (min-max).
 
-    python benchmarks/fps.py                 # the headline settings, under 3 minutes
-    python benchmarks/fps.py --full          # the complete sweep, about 13 minutes
+    python benchmarks/fps.py                 # the headline settings, about 5 minutes
+    python benchmarks/fps.py --full          # the complete sweep, about 25 minutes (MuJoCo: about 12 of them)
     python benchmarks/fps.py --quick         # under a minute
     python benchmarks/fps.py --systems envpool_lite,envpool --tasks CartPole-v1
     python benchmarks/fps.py --out results/  # a directory (fps.json, fps.png) or a .json file
@@ -48,7 +49,6 @@ class Task:
     name: str  # envpool_lite / EnvPool task id
     gymnasium_id: str | None  # the reference implementation, if any
     frame_skip: int = 1
-    num_actions: int = 2
     # --- ViZDoom (and other heavy envs) ---
     options: dict = dataclasses.field(default_factory=dict)  # make() options for envpool_lite and EnvPool alike
     lite_options: dict = dataclasses.field(default_factory=dict)  # envpool_lite only
@@ -65,7 +65,7 @@ class Task:
 
 TASKS = {
     # Round trip (1 env), sync like gymnasium's vector envs (16), async (256).
-    "CartPole-v1": Task("CartPole-v1", "CartPole-v1", frame_skip=1, num_actions=2, headline=((1, 1, 1), (16, 16, 2), (256, 128, 2)), quick=((1, 1, 1), (256, 128, 2))),
+    "CartPole-v1": Task("CartPole-v1", "CartPole-v1", frame_skip=1, headline=((1, 1, 1), (16, 16, 2), (256, 128, 2)), quick=((1, 1, 1), (256, 128, 2))),
     # ViZDoom: EnvPool's Basic-v1 settings on both (RGB 84x84, 4 frames
     # stacked, frame_skip 4, 525-step episodes); actions are indices into the
     # 6 legal button combinations. 256 engine processes would not fit here.
@@ -73,7 +73,6 @@ TASKS = {
         "Basic-v1",
         None,
         frame_skip=4,
-        num_actions=6,
         options={"use_combined_action": True, "max_episode_steps": 525},
         lite_options={"gray_scale": False},
         # Workers mostly wait on engine processes: 8:4:8 shows more threads
@@ -92,7 +91,6 @@ TASKS = {
         "Pong-v5",
         "ALE/Pong-v5",
         frame_skip=4,
-        num_actions=6,
         headline=((1, 1, 1), (16, 8, 2), (16, 16, 2)),
         full=((1, 1, 1), (16, 8, 2), (16, 16, 2), (64, 32, 2)),
         quick=((16, 8, 2),),
@@ -100,6 +98,22 @@ TASKS = {
         limit_steps=8000,
         atari_game="pong",
     ),
+    # MuJoCo (gymnasium's tasks, Box actions): the same model, physics and
+    # task code on every system. A step is 5 MuJoCo substeps (frame_skip);
+    # Ant and Humanoid are ~7x heavier than HalfCheetah, hence fewer steps.
+    **{
+        name: Task(
+            name,
+            name,
+            frame_skip=5,
+            headline=((1, 1, 1), (16, 8, 2), (16, 16, 2)),
+            full=((1, 1, 1), (8, 8, 2), (16, 8, 2), (16, 16, 2), (64, 32, 2)),  # 8:8:2 has gymnasium's AsyncVectorEnv
+            quick=((16, 8, 2),),
+            steps=steps,
+            limit_steps=steps,
+        )
+        for name, steps in (("Ant-v4", 8000), ("Ant-v5", 8000), ("HalfCheetah-v4", 32000), ("HalfCheetah-v5", 32000), ("Humanoid-v5", 8000))
+    },
 }
 
 
@@ -134,8 +148,21 @@ class Skip(Exception):
     """A system that cannot run here (not installed, not applicable)."""
 
 
+def action_space(task: Task):
+    """The task's action space (one env), as envpool_lite's spec gives it
+    (the same as EnvPool's and gymnasium's for the tasks here)."""
+    import envpool_lite
+
+    return envpool_lite.make_spec(task.name, **task.options, **task.lite_options).action_space
+
+
 def _random_actions(task: Task, batch: int, rng: np.random.Generator, count: int = 64) -> list[np.ndarray]:
-    return [rng.integers(0, task.num_actions, size=batch).astype(np.int32) for _ in range(count)]
+    """count batches of uniform random actions: int32 indices for a
+    Discrete space, float32 within the bounds for a Box."""
+    space = action_space(task)
+    if hasattr(space, "n"):
+        return [rng.integers(0, space.n, size=batch).astype(np.int32) for _ in range(count)]
+    return [rng.uniform(space.low, space.high, size=(batch, *space.shape)).astype(np.float32) for _ in range(count)]
 
 
 def _run_pool_async(env, task: Task, cfg: Config, steps: int) -> float:
@@ -298,7 +325,8 @@ def run_gymnasium_loop(task: Task, cfg: Config, steps: int) -> float:
         for wrap in _gymnasium_atari_wrappers():
             env = wrap(env)
     rng = np.random.default_rng(0)
-    actions = rng.integers(0, task.num_actions, size=1024).tolist()
+    single = _random_actions(task, 1024, rng, count=1)[0]  # one env's 1024 actions
+    actions = single.tolist() if single.ndim == 1 else list(single)  # ints, or float32 arrays
     env.reset(seed=0)
     start = time.perf_counter()
     for i in range(steps):
@@ -548,7 +576,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser = _Parser(prog="fps.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     scale = parser.add_mutually_exclusive_group()
     scale.add_argument("--quick", action="store_true", help="one setting per task, under a minute")
-    scale.add_argument("--full", action="store_true", help="the complete sweep (thread and env sweeps), about 13 minutes on 2 cores")
+    scale.add_argument("--full", action="store_true", help="the complete sweep (thread and env sweeps), about 25 minutes on 2 cores")
     parser.add_argument("--tasks", default=",".join(TASKS), help=f"comma-separated, from {', '.join(TASKS)}")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=f"comma-separated, from {', '.join(SYSTEMS)} (default: all but ray_1 and ray_2, the distributed pool)")
     parser.add_argument("--repeats", type=int, default=None, help="measurements per system and setting (default 3; 5 with --full)")

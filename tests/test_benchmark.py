@@ -8,6 +8,7 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +44,27 @@ def test_quick_run_writes_complete_json(fps, tmp_path):
             assert r[key] > 0 and math.isfinite(r[key])
         assert r["min"] <= r["steps_per_s"] <= r["max"]
         assert r["mode"] == ("sync" if r["num_envs"] == r["batch_size"] else "async")
+
+
+def test_mujoco_task_box_actions_on_every_system(fps, tmp_path):
+    """A MuJoCo task (Box actions): every system that runs it gets float32
+    actions within the bounds, and the single-thread limit is measured."""
+    envpool_lite = pytest.importorskip("envpool_lite")
+    if "Ant-v5" not in envpool_lite.list_all_envs() or not envpool_lite._core.MUJOCO_VERSION:
+        pytest.skip("built without MuJoCo")
+    task = fps.TASKS["HalfCheetah-v5"]
+    actions = fps._random_actions(task, 3, np.random.default_rng(0), count=2)
+    space = fps.action_space(task)
+    assert [a.shape for a in actions] == [(3, 6)] * 2 and all(a.dtype == np.float32 and space.contains(a[0]) for a in actions)
+    out = tmp_path / "fps.json"
+    systems = "envpool_lite,envpool,gymnasium_loop,gymnasium_sync,gymnasium_async"
+    fps.main(["--tasks", "HalfCheetah-v5", "--configs", "1:1:1,2:2:1", "--steps", "40", "--repeats", "1", "--systems", systems, "--out", str(out), "--no-plot"])
+    report = json.loads(out.read_text())
+    assert report["single_thread_limit_steps_per_s"]["HalfCheetah-v5"] > 0
+    ran = {(r["system"], r["num_envs"]) for r in report["results"]}
+    assert ran >= {("envpool_lite", 1), ("envpool_lite", 2), ("gymnasium_loop", 1), ("gymnasium_sync", 2), ("gymnasium_async", 2)}
+    for r in report["results"]:
+        assert r["steps_per_s"] > 0 and r["frames_per_s"] == r["steps_per_s"] * 5  # frame_skip 5
 
 
 def test_a_missing_peer_is_skipped_not_an_error(fps, tmp_path, monkeypatch):
