@@ -207,7 +207,9 @@ def run_ray(num_workers: int, task: Task, cfg: Config, steps: int) -> float:
     except ImportError:
         raise Skip("ray not installed (pip install 'envpool_lite[ray]')") from None
     if not ray.is_initialized():
-        ray.init(include_dashboard=False, log_to_driver=False, num_cpus=max(CORES, num_workers))
+        from envpool_lite.distributed import LOCAL_CLUSTER_OPTIONS
+
+        ray.init(**LOCAL_CLUSTER_OPTIONS, log_to_driver=False, num_cpus=max(CORES, num_workers))
     threads = max(1, cfg.num_threads // num_workers)
     env = envpool_lite.make(
         task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=threads, seed=0,

@@ -21,6 +21,7 @@ import psutil
 import pytest
 
 import envpool_lite
+from envpool_lite import distributed
 
 import ray  # the [ray] extra: scripts/setup.sh installs it
 from ray.cluster_utils import Cluster
@@ -33,7 +34,12 @@ CPUS_PER_NODE = 2  # Ray's logical CPUs: each worker reserves one
 def cluster():
     c = Cluster(
         initialize_head=True,
-        head_node_args={"num_cpus": CPUS_PER_NODE, "include_dashboard": False, "object_store_memory": 80 << 20},
+        head_node_args={
+            "num_cpus": CPUS_PER_NODE,
+            "include_dashboard": False,
+            "object_store_memory": 80 << 20,
+            "_system_config": distributed.LOCAL_CLUSTER_OPTIONS["_system_config"],
+        },
     )
     for _ in range(NODES - 1):
         c.add_node(num_cpus=CPUS_PER_NODE, object_store_memory=80 << 20)

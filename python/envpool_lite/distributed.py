@@ -9,10 +9,13 @@ unchanged.
 How a batch travels (and every copy an observation makes):
   1. the env writes it into its worker's state buffer (as in-process: no copy);
   2. the worker's reply serializes the batch: one copy, into the worker
-     node's object store (or into the reply message when it is small);
-  3. across nodes, Ray moves it to the driver's node (the network transfer);
-  4. ray.get in the driver maps it without copying;
-  5. recv() assembles batch_size rows into new arrays: one copy.
+     node's object store, or into the reply itself when it is smaller than
+     Ray's max_direct_call_object_size (4 MiB on the local cluster make()
+     starts, see LOCAL_CLUSTER_OPTIONS; Ray's default is 100 KiB);
+  3. Ray carries the reply to the driver (across nodes: the one network
+     transfer; gRPC may copy the message once more on receipt), and
+     ray.get deserializes the arrays in place;
+  4. recv() assembles batch_size rows into new arrays: one copy.
 Each worker returns whole batches (its own batch_size rows), and keeps up to
 REQUESTS_PER_WORKER requests in flight so the network latency overlaps the
 stepping; a request only asks for results of envs already sent, so at most
@@ -54,7 +57,13 @@ _ENV_ID = 5  # the env_id field of a raw batch
 # envs; ViZDoom's engines take seconds) may take this long, or
 # worker_timeout if that is longer.
 _START_TIMEOUT_S = 120.0
-_CLOSE_WAIT_S = 5.0  # close() waits this long at most for Ray to see its workers dead
+_CLOSE_WAIT_S = 5.0
+# The local cluster make() starts: a batch of up to 4 MiB travels inside the
+# call's reply rather than through the object store (Ray's default limit is
+# 100 KiB), which saves a store round trip per batch. A cluster started with
+# `ray start` takes the same setting from its head node:
+#   ray start --head --system-config='{"max_direct_call_object_size": 4194304}'
+LOCAL_CLUSTER_OPTIONS = {"include_dashboard": False, "_system_config": {"max_direct_call_object_size": 4 << 20}}  # close() waits this long at most for Ray to see its workers dead
 
 
 def import_ray():
@@ -183,7 +192,7 @@ class DistributedPool:
         k = config["num_workers"]
         if not ray.is_initialized():
             # Joins the cluster RAY_ADDRESS names, else starts a local one.
-            ray.init(**({} if os.environ.get("RAY_ADDRESS") else {"include_dashboard": False}), log_to_driver=True)
+            ray.init(**({} if os.environ.get("RAY_ADDRESS") else LOCAL_CLUSTER_OPTIONS), log_to_driver=True)
         # Actions are checked here, before anything is sent.
         self._converter = _core.ActionConverter(spec.task_id, spec.env_options)
         seeds = seeds_for(config["seed"], range(n), n)
