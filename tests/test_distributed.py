@@ -479,3 +479,26 @@ def test_appo_trains_on_the_cluster_through_a_worker_failure(cluster, tmp_path):
     assert len(r["workers"]) == 2 and all(w["steps"] > 0 for w in r["workers"])
     assert sum(w["failures"] for w in r["workers"]) == 1
     assert len(r["finished"]) > 0
+
+
+def test_a_cleanrl_script_runs_on_it_by_changing_only_make(cluster, monkeypatch):
+    """trainers/cleanrl_ppo_gym.py (CleanRL's PPO, gym API, sync mode) with
+    num_workers=2 added to its make() call: it runs, and since every env's
+    trajectory is the same wherever it runs, so is the whole training (the
+    same episode returns as in-process)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "trainers"))
+    import cleanrl_ppo_gym
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    args = cleanrl_ppo_gym.Args(total_timesteps=2048, num_envs=4, num_steps=128)
+    try:
+        local = cleanrl_ppo_gym.train(args)
+        make = envpool_lite.make
+        monkeypatch.setattr(cleanrl_ppo_gym.envpool_lite, "make", lambda *a, **kw: make(*a, **kw, num_workers=2))
+        remote = cleanrl_ppo_gym.train(args)
+    finally:
+        torch.set_num_threads(threads)
+    assert len(local) > 20
+    assert remote == local
