@@ -480,6 +480,8 @@ class DistributedPool:
     def _fail(self, w: _Worker, reason: str) -> None:
         """Worker w is gone: forget its calls, and raise EnvStepError naming
         the envs that were in flight on it."""
+        if self._closed:  # close() on another thread killed it
+            raise RuntimeError("the env pool was closed (by close() on another thread or in a signal handler) while recv() was waiting")
         buffered = set()
         for batch in self._buffer:
             buffered.update(batch[_ENV_ID].tolist())
