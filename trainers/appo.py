@@ -96,6 +96,7 @@ class Config:
     num_epochs: int = 4
     num_minibatches: int = 2  # per epoch, each a set of whole trajectories
     norm_adv: bool = True
+    reward_scale: float = 1.0  # the learner's rewards are multiplied by this (returns are reported unscaled)
     hidden: int = 64  # MLP width (vector observations)
     # Atari
     episodic_life: bool = True
@@ -134,10 +135,31 @@ PRESETS = {
         num_minibatches=4,  # 16 trajectories (1024 steps) per SGD step
         checkpoint_every=200,
     ),
+    # gymnasium's MuJoCo tasks (Box actions). Tuned on InvertedPendulum-v5
+    # (a mean return of 900 in 34k-36k steps over seeds 1-3): small updates
+    # (512 steps) with many SGD passes over few large minibatches, a high
+    # learning rate, and rewards scaled down so the value loss does not eat
+    # the clipped gradient norm.
+    "mujoco": dict(
+        torch_threads=1,
+        total_steps=1_000_000,
+        num_envs=8,
+        env_batch_size=4,
+        rollout=64,
+        batch_rollouts=8,
+        lr=1e-3,
+        num_epochs=10,
+        num_minibatches=2,
+        reward_scale=0.1,
+    ),
 }
 
 
 def env_family(env_id: str) -> str:
+    from envpool_lite import mujoco
+
+    if env_id in mujoco.TASK_IDS:
+        return "mujoco"
     shape = envpool_lite.make_spec(env_id).observation_space.shape
     return "atari" if len(shape) == 3 else "vector"
 
@@ -496,7 +518,7 @@ class Learner:
         logp, entropy = logp.view(T, B), entropy.view(T, B)
         log_ratio = logp - mb["logp"]  # target / behaviour
         with torch.no_grad():
-            vs, adv = vtrace_targets(cfg, log_ratio.detach(), mb["rewards"], mb["terms"], mask, values.detach())
+            vs, adv = vtrace_targets(cfg, log_ratio.detach(), mb["rewards"] * cfg.reward_scale, mb["terms"], mask, values.detach())
             if cfg.norm_adv:
                 mean = masked_mean(adv, mask)
                 std = masked_mean((adv - mean) ** 2, mask).sqrt()
