@@ -10,7 +10,7 @@ MuJoCo, gymnasium's own MuJoCo envs). Repeats are interleaved across systems so
 that machine noise hits all of them alike; the median is reported with the
 spread (min-max).
 
-    python benchmarks/fps.py                 # the headline settings, about 5 minutes
+    python benchmarks/fps.py                 # the headline settings, about 4 minutes
     python benchmarks/fps.py --full          # the complete sweep, about 25 minutes (MuJoCo: about 12 of them)
     python benchmarks/fps.py --quick         # under a minute
     python benchmarks/fps.py --systems envpool_lite,envpool --tasks CartPole-v1
