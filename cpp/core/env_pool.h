@@ -554,11 +554,7 @@ class EnvPool {
     // when this thread will not run steps.
     if (timeout_ns >= 0) action_queue_->WakeOne();
     while (!state_queue_->HeadReady()) {
-      if (closing_.load(std::memory_order_relaxed)) {
-        throw std::logic_error(
-            "the env pool was closed (by close() on another thread or in a "
-            "signal handler) while recv() was waiting");
-      }
+      ThrowIfClosing();
       if (timeout_ns < 0 && (!heavy_steps_ || spare_core_) &&
           action_queue_->TryPop(&item, 1)) {
         const auto t0 = Clock::now();
@@ -604,6 +600,17 @@ class EnvPool {
         last_poll = Clock::now();
         poll();
       }
+    }
+    // A close() during the wait wins even if the batch completed meanwhile
+    // (e.g. while this thread ran a step, or in the poll that closed it).
+    ThrowIfClosing();
+  }
+
+  void ThrowIfClosing() const {
+    if (closing_.load(std::memory_order_relaxed)) {
+      throw std::logic_error(
+          "the env pool was closed (by close() on another thread or in a "
+          "signal handler) while recv() was waiting");
     }
   }
 
