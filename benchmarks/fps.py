@@ -183,10 +183,13 @@ def _run_pool_async(env, task: Task, cfg: Config, steps: int) -> float:
     return batches * cfg.batch_size / (time.perf_counter() - start)
 
 
-def run_envpool_lite(task: Task, cfg: Config, steps: int) -> float:
+def run_envpool_lite(task: Task, cfg: Config, steps: int, num_workers: int = 0) -> float:
     import envpool_lite
 
-    env = envpool_lite.make(task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0, **task.options, **task.lite_options)
+    env = envpool_lite.make(
+        task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0,
+        num_workers=num_workers, **task.options, **task.lite_options,
+    )  # fmt: skip
     try:
         return _run_pool_async(env, task, cfg, steps)
     finally:
@@ -199,8 +202,6 @@ def run_ray(num_workers: int, task: Task, cfg: Config, steps: int) -> float:
     as each node of a cluster would use its own cores (sharing them out was
     slower here: 2 workers x 1 thread made 68% of the in-process pool's
     Pong-v5 64:16:2 against 72% with 2 x 2)."""
-    import envpool_lite
-
     if cfg.num_envs < num_workers:
         raise Skip(f"needs num_envs >= {num_workers}")
     try:
@@ -211,14 +212,7 @@ def run_ray(num_workers: int, task: Task, cfg: Config, steps: int) -> float:
         from envpool_lite.distributed import LOCAL_CLUSTER_OPTIONS
 
         ray.init(**LOCAL_CLUSTER_OPTIONS, log_to_driver=False, num_cpus=max(CORES, num_workers))
-    env = envpool_lite.make(
-        task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0,
-        num_workers=num_workers, **task.options, **task.lite_options,
-    )  # fmt: skip
-    try:
-        return _run_pool_async(env, task, cfg, steps)
-    finally:
-        env.close()
+    return run_envpool_lite(task, cfg, steps, num_workers)
 
 
 def run_envpool(task: Task, cfg: Config, steps: int) -> float:

@@ -30,7 +30,7 @@ answer for ``worker_timeout`` seconds (it is then killed), makes recv() raise
 EnvStepError naming the env ids that were in flight on it; Ray restarts the
 actor, every env of that worker resets on its next action, and the other
 workers keep serving. Each failure bumps the worker's epoch: replies to calls
-of an older epoch are ignored, and the first call of a new epoch drains
+of an older epoch are ignored, and the first call of a new epoch rebuilds
 whatever the old calls left in flight.
 """
 
@@ -57,13 +57,13 @@ _ENV_ID = 5  # the env_id field of a raw batch
 # envs; ViZDoom's engines take seconds) may take this long, or
 # worker_timeout if that is longer.
 _START_TIMEOUT_S = 120.0
-_CLOSE_WAIT_S = 5.0
+_CLOSE_WAIT_S = 5.0  # close() waits this long at most for Ray to see its workers dead
 # The local cluster make() starts: a batch of up to 4 MiB travels inside the
 # call's reply rather than through the object store (Ray's default limit is
 # 100 KiB), which saves a store round trip per batch. A cluster started with
 # `ray start` takes the same setting from its head node:
 #   ray start --head --system-config='{"max_direct_call_object_size": 4194304}'
-LOCAL_CLUSTER_OPTIONS = {"include_dashboard": False, "_system_config": {"max_direct_call_object_size": 4 << 20}}  # close() waits this long at most for Ray to see its workers dead
+LOCAL_CLUSTER_OPTIONS = {"include_dashboard": False, "_system_config": {"max_direct_call_object_size": 4 << 20}}
 
 
 def import_ray():
@@ -80,12 +80,10 @@ class EnvPoolWorker:
     Returns batches with global env ids."""
 
     def __init__(self, task_id: str, env_options: dict, seeds: list, batch_size: int, num_threads: int, thread_affinity_offset: int, same_step_autoreset: bool, offset: int):
-        self._pool = _core.EnvPool(task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset)
+        self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset)
+        self._pool = _core.EnvPool(*self._args)  # every env resets on its first action
         self._offset = offset
-        self._epoch = 0
-        # A fresh worker (first start or a restart by Ray): every env resets
-        # on its first action.
-        self._needs_reset = np.ones(len(seeds), bool)
+        self._epoch = None  # the driver's epoch this pool serves (None: a fresh pool serves any)
 
     def describe(self) -> dict:
         import ray
@@ -98,35 +96,25 @@ class EnvPoolWorker:
         }
 
     def run(self, request: tuple):
-        """request = (epoch, reset_ids, reset_seeds, action, action_ids,
-        want), one argument (Ray serializes each argument on its own). Queue
-        the resets and actions (local ids), then return the next batch when
-        `want`: a tuple of arrays, or ("error", message, failed ids, dropped
-        ids) when an env raised."""
-        epoch, reset_ids, reset_seeds, action, action_ids, want = request
-        if epoch != self._epoch:
-            # The driver gave up on this worker's earlier calls: drop what
-            # they left in flight, and start every env afresh.
+        """request = (epoch, reset_ids, reset_seeds, action, action_ids), one
+        argument (Ray serializes each argument on its own). Queue the resets
+        and actions (local ids), then return the next batch: a tuple of
+        arrays, or ("error", message, failed ids, dropped ids) when an env
+        raised."""
+        epoch, reset_ids, reset_seeds, action, action_ids = request
+        if self._epoch is None:
             self._epoch = epoch
-            while self._pool.in_flight:
-                try:
-                    self._pool.recv(None)
-                except _core.EnvStepError:
-                    pass
-            self._needs_reset[:] = True
-        if action_ids is not None and self._needs_reset[action_ids].any():
-            fresh = self._needs_reset[action_ids]
-            new_resets = action_ids[fresh]
-            reset_ids = new_resets if reset_ids is None else np.concatenate([reset_ids, new_resets])
-            reset_seeds = None
-            action, action_ids = action[~fresh], action_ids[~fresh]
-        if reset_ids is not None and len(reset_ids):
+        elif epoch != self._epoch:
+            # The driver gave up on this worker's earlier calls: a new pool,
+            # as a restarted worker would have (what they left in flight is
+            # dropped, and every env resets on its next action).
+            self._epoch = epoch
+            self._pool.close()
+            self._pool = _core.EnvPool(*self._args)
+        if reset_ids is not None:
             self._pool.send_reset(reset_ids, reset_seeds)
-            self._needs_reset[reset_ids] = False
-        if action_ids is not None and len(action_ids):
+        if action_ids is not None:
             self._pool.send(action, action_ids)
-        if not want:
-            return None
         try:
             batch = self._pool.recv(None)
         except _core.EnvStepError as e:
@@ -356,16 +344,7 @@ class DistributedPool:
         if env_id is None:
             ids = np.arange(self._num_envs, dtype=np.int64) if self._sync else self._last_ids.astype(np.int64)
         else:
-            arr = np.asarray(env_id)
-            if arr.ndim > 1:
-                raise ValueError("env_id must be 1-D")
-            arr = arr.reshape(-1)
-            if arr.size and arr.dtype.kind not in "iu":
-                raise TypeError(f"env_id must be integers, got dtype {arr.dtype}")
-            bad = arr[(arr < 0) | (arr >= self._num_envs)] if arr.dtype.kind == "i" else arr[arr >= self._num_envs]
-            if bad.size:
-                raise ValueError(f"env_id {bad[0]} out of range [0, {self._num_envs})")
-            ids = arr.astype(np.int64)
+            ids = self._in_range(env_id)
         uniq, counts = np.unique(ids, return_counts=True)
         if (counts > 1).any():
             raise ValueError(f"env_id {uniq[counts > 1][0]} appears twice")
@@ -374,12 +353,29 @@ class DistributedPool:
             raise ValueError(f"env_id {busy[0]} is not awaiting an action: it was sent and not yet received")
         return ids
 
+    def _in_range(self, env_id: Any) -> np.ndarray:
+        """env_id as int64 ids, each an integer in [0, num_envs)."""
+        arr = np.asarray(env_id)
+        if arr.ndim > 1:
+            raise ValueError("env_id must be 1-D")
+        arr = arr.reshape(-1)
+        if arr.size and arr.dtype.kind not in "iu":
+            raise TypeError(f"env_id must be integers, got dtype {arr.dtype}")
+        bad = arr[(arr < 0) | (arr >= self._num_envs)] if arr.dtype.kind == "i" else arr[arr >= self._num_envs]
+        if bad.size:
+            raise ValueError(f"env_id {bad[0]} out of range [0, {self._num_envs})")
+        return arr.astype(np.int64)
+
+    def _owner(self, ids: np.ndarray) -> np.ndarray:
+        """The index of the worker that holds each env."""
+        return np.searchsorted(self._starts, ids, side="right") - 1
+
     def _submit(self, ids: np.ndarray, actions: np.ndarray | None = None, seeds: np.ndarray | None = None, reset: bool = False) -> None:
         if self._sync:
             # As in-process: a send of every env comes back in env id order,
             # a send of some in the order sent.
             self._order[ids] = ids if len(ids) == self._num_envs else np.arange(len(ids))
-        owner = np.searchsorted(self._starts, ids, side="right") - 1
+        owner = self._owner(ids)
         for w in self._workers:
             if w.dead and (owner == w.index).any():
                 raise RuntimeError(f"{w} is gone and Ray could not restart it ({w.dead}): close the pool and make a new one")
@@ -402,7 +398,7 @@ class DistributedPool:
         """One request: `sent` resets or actions, then a batch back."""
         rows = min(w.batch_size, w.uncollected + sent)
         w.uncollected += sent - rows
-        w.calls.append(_Call(w.handle.run.remote((w.epoch, *args, True)), rows, w.epoch))
+        w.calls.append(_Call(w.handle.run.remote((w.epoch, *args)), rows, w.epoch))
         self._top_up(w)
 
     def _top_up(self, w: _Worker) -> None:
@@ -411,7 +407,7 @@ class DistributedPool:
         while w.uncollected > 0 and len(w.calls) < REQUESTS_PER_WORKER:
             rows = min(w.batch_size, w.uncollected)
             w.uncollected -= rows
-            w.calls.append(_Call(w.handle.run.remote((w.epoch, None, None, None, None, True)), rows, w.epoch))
+            w.calls.append(_Call(w.handle.run.remote((w.epoch, None, None, None, None)), rows, w.epoch))
 
     def _recv(self, timeout: float | None):
         ray = self._ray
@@ -438,11 +434,9 @@ class DistributedPool:
             for w in pending.values():
                 if w.probe is not None:
                     if now - w.last_progress > self._start_timeout:
-                        self._kill(w)
-                        self._fail(w, f"was not restarted within {self._start_timeout:g} s (it was killed)")
+                        self._kill_and_fail(w, f"was not restarted within {self._start_timeout:g} s")
                 elif now - max(w.last_progress, w.calls[0].submitted) > self._timeout:
-                    self._kill(w)
-                    self._fail(w, f"did not answer within worker_timeout={self._timeout:g} s (it was killed)")
+                    self._kill_and_fail(w, f"did not answer within worker_timeout={self._timeout:g} s")
             if deadline is not None and now >= deadline:
                 raise TimeoutError(f"recv() timed out after {timeout} s")
         return self._assemble(target)
@@ -535,12 +529,10 @@ class DistributedPool:
         for w in self._workers:
             while w.calls:
                 try:
-                    limit = self._timeout
-                    if self._ray.wait([w.calls[0].ref], timeout=None if math.isinf(limit) else limit)[0]:
+                    if self._ray.wait([w.calls[0].ref], timeout=None if math.isinf(self._timeout) else self._timeout)[0]:
                         self._harvest(w)
                     else:
-                        self._kill(w)
-                        self._fail(w, f"did not answer within {limit:g} s (it was killed)")
+                        self._kill_and_fail(w, f"did not answer within worker_timeout={self._timeout:g} s")
                 except _core.EnvStepError as other:
                     err.env_ids = sorted(set(err.env_ids) | set(other.env_ids))
                     dropped.update(other.dropped_env_ids)
@@ -551,11 +543,13 @@ class DistributedPool:
         self._in_flight[:] = False
         err.dropped_env_ids = sorted(dropped)
 
-    def _kill(self, w: _Worker) -> None:
+    def _kill_and_fail(self, w: _Worker, reason: str) -> None:
+        """A worker that hangs: kill it (Ray starts a new one) and fail it."""
         try:
-            self._ray.kill(w.handle, no_restart=False)  # Ray starts a new one
+            self._ray.kill(w.handle, no_restart=False)
         except Exception:
             pass
+        self._fail(w, reason + " (it was killed)")
 
     def _assemble(self, rows: int):
         """The first `rows` buffered rows as new arrays."""
@@ -585,17 +579,11 @@ class DistributedPool:
     def _per_worker(self, method: str, env_id: Any) -> np.ndarray:
         """render / render_state: each worker draws its own envs."""
         with self._entry(method):
-            arr = np.asarray(env_id).reshape(-1)
-            if arr.size and arr.dtype.kind not in "iu":
-                raise TypeError(f"env_id must be integers, got dtype {arr.dtype}")
-            ids = arr.astype(np.int64)
-            bad = ids[(ids < 0) | (ids >= self._num_envs)]
-            if bad.size:
-                raise ValueError(f"env_id {bad[0]} out of range [0, {self._num_envs})")
+            ids = self._in_range(env_id)
             busy = ids[self._in_flight[ids]]
             if busy.size:
                 raise RuntimeError(f"cannot render env {busy[0]}: it is being stepped (sent and not yet received); render it after recv() returns it")
-            owner = np.searchsorted(self._starts, ids, side="right") - 1
+            owner = self._owner(ids)
             out = None
             for w in self._workers:
                 mask = owner == w.index
