@@ -310,6 +310,43 @@ def test_a_killed_worker_is_reported_restarted_and_its_envs_reset(cluster):
     assert gone(pids)
 
 
+def test_a_worker_killed_while_idle_is_reported_on_its_next_call(cluster):
+    """SIGKILL a worker while none of its calls are in flight (sync mode,
+    between steps) and let Ray restart it: the next step must not be served
+    silently by fresh envs. It raises EnvStepError naming the worker's envs,
+    and on the step after they start new episodes."""
+    env = envpool_lite.make("Dummy-v0", num_envs=6, num_workers=3, episode_length=1000, max_episode_steps=100000)
+    try:
+        victim = env.workers[1]
+        env.reset()
+        for _ in range(5):
+            obs, rew, term, trunc, info = env.step(np.zeros(6, np.int32))
+        assert (info["elapsed_step"] == 5).all()
+        os.kill(victim["pid"], signal.SIGKILL)
+        handle = env._pool._workers[1].handle
+        deadline = time.monotonic() + 60
+        while True:  # until Ray has restarted it, so the next call reaches the new process
+            try:
+                if ray.get(handle.describe.remote(), timeout=5)["pid"] != victim["pid"]:
+                    break
+            except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+                pass
+            assert time.monotonic() < deadline, "Ray did not restart the worker"
+            time.sleep(0.1)
+        with pytest.raises(envpool_lite.EnvStepError, match="worker 1.*restarted") as exc:
+            env.step(np.zeros(6, np.int32))
+        assert set(victim["env_ids"]) <= set(exc.value.env_ids)
+        obs, rew, term, trunc, info = env.step(np.zeros(6, np.int32))
+        elapsed = dict(zip(info["env_id"].tolist(), info["elapsed_step"].tolist()))
+        assert all(elapsed[i] == 0 for i in victim["env_ids"]), elapsed  # new episodes
+        assert all(elapsed[i] == 7 for i in set(range(6)) - set(victim["env_ids"])), elapsed
+        assert env.workers[1]["failures"] == 1 and env.workers[1]["pid"] != victim["pid"]
+    finally:
+        pids = [w["pid"] for w in env.workers]
+        env.close()
+    assert gone(pids)
+
+
 def test_a_lost_node_is_reported_and_its_workers_move(cluster):
     """Take a node out of the cluster (its raylet and every process on it
     killed): recv() raises EnvStepError for each worker that was on it,

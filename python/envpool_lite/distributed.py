@@ -31,7 +31,9 @@ EnvStepError naming the env ids that were in flight on it; Ray restarts the
 actor, every env of that worker resets on its next action, and the other
 workers keep serving. Each failure bumps the worker's epoch: replies to calls
 of an older epoch are ignored, and the first call of a new epoch rebuilds
-whatever the old calls left in flight.
+whatever the old calls left in flight. A worker that Ray restarted while none
+of its calls were in flight answers the driver's next call with "restarted"
+(each call says whether it is its epoch's first), which fails it the same way.
 """
 
 from __future__ import annotations
@@ -96,21 +98,27 @@ class EnvPoolWorker:
         }
 
     def run(self, request: tuple):
-        """request = (epoch, reset_ids, reset_seeds, action, action_ids), one
-        argument (Ray serializes each argument on its own). Queue the resets
-        and actions (local ids), then return the next batch: a tuple of
-        arrays, or ("error", message, failed ids, dropped ids) when an env
-        raised."""
-        epoch, reset_ids, reset_seeds, action, action_ids = request
-        if self._epoch is None:
+        """request = (epoch, first, reset_ids, reset_seeds, action,
+        action_ids), one argument (Ray serializes each argument on its own);
+        `first` says it is the driver's first call of that epoch. Queue the
+        resets and actions (local ids), then return the next batch: a tuple
+        of arrays, ("error", message, failed ids, dropped ids) when an env
+        raised, or ("restarted", pid) when this process is not the one the
+        driver's earlier calls of the epoch reached."""
+        epoch, first, reset_ids, reset_seeds, action, action_ids = request
+        if epoch != self._epoch:
+            if not first:
+                # Ray restarted this worker while none of the driver's calls
+                # were in flight on it: the envs the driver believes are
+                # mid-episode are gone. Say so rather than serve fresh envs.
+                return ("restarted", os.getpid())
+            if self._epoch is not None:
+                # The driver gave up on this worker's earlier calls: a new
+                # pool, as a restarted worker has (what they left in flight
+                # is dropped, and every env resets on its next action).
+                self._pool.close()
+                self._pool = _core.EnvPool(*self._args)
             self._epoch = epoch
-        elif epoch != self._epoch:
-            # The driver gave up on this worker's earlier calls: a new pool,
-            # as a restarted worker would have (what they left in flight is
-            # dropped, and every env resets on its next action).
-            self._epoch = epoch
-            self._pool.close()
-            self._pool = _core.EnvPool(*self._args)
         if reset_ids is not None:
             self._pool.send_reset(reset_ids, reset_seeds)
         if action_ids is not None:
@@ -145,6 +153,7 @@ class _Worker:
         self.calls: deque[_Call] = deque()
         self.uncollected = 0  # rows on the worker no call has asked for yet
         self.epoch = 0
+        self.fresh = True  # no call of this epoch sent yet
         self.last_progress = time.monotonic()
         self.info: dict = {}
         # After a failure: a describe() call that answers once Ray has
@@ -398,8 +407,12 @@ class DistributedPool:
         """One request: `sent` resets or actions, then a batch back."""
         rows = min(w.batch_size, w.uncollected + sent)
         w.uncollected += sent - rows
-        w.calls.append(_Call(w.handle.run.remote((w.epoch, *args)), rows, w.epoch))
+        self._request(w, args, rows)
         self._top_up(w)
+
+    def _request(self, w: _Worker, args: tuple, rows: int) -> None:
+        first, w.fresh = w.fresh, False
+        w.calls.append(_Call(w.handle.run.remote((w.epoch, first, *args)), rows, w.epoch))
 
     def _top_up(self, w: _Worker) -> None:
         """Keep REQUESTS_PER_WORKER calls in flight while the worker has rows
@@ -407,7 +420,7 @@ class DistributedPool:
         while w.uncollected > 0 and len(w.calls) < REQUESTS_PER_WORKER:
             rows = min(w.batch_size, w.uncollected)
             w.uncollected -= rows
-            w.calls.append(_Call(w.handle.run.remote((w.epoch, None, None, None, None)), rows, w.epoch))
+            self._request(w, (None, None, None, None), rows)
 
     def _recv(self, timeout: float | None):
         ray = self._ray
@@ -457,11 +470,13 @@ class DistributedPool:
             return
         if call.epoch != w.epoch:
             return  # a reply to a call the driver gave up on
+        if isinstance(result, tuple) and isinstance(result[0], str) and result[0] == "restarted":
+            self._fail(w, f"was restarted by Ray as pid {result[1]} (its process died while none of its calls were in flight)")
         now = time.monotonic()
         w.busy_s += now - max(call.submitted, w.last_progress)
         w.last_progress = now
         self._top_up(w)
-        if isinstance(result, tuple) and len(result) == 4 and isinstance(result[0], str):
+        if isinstance(result, tuple) and isinstance(result[0], str):
             _, message, failed, dropped = result
             self._in_flight[dropped] = False
             err = _core.EnvStepError(f"{w}: {message}")
@@ -486,6 +501,7 @@ class DistributedPool:
         w.deferred.clear()
         w.uncollected = 0
         w.epoch += 1
+        w.fresh = True
         w.failures += 1
         w.last_progress = time.monotonic()
         w.probe = w.handle.describe.remote()  # answers once Ray has restarted it
