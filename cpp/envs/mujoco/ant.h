@@ -104,6 +104,7 @@ class AntEnv : public mujoco::MujocoEnv {
         exclude_(config.GetBool("exclude_current_positions_from_observation")),
         contact_(Contact(config)) {
     SetInfoSpecs(Info(config));
+    reads_cfrc_ext_ = V == 5 || contact_;  // the contact cost or the obs
     main_body_ = V == 5 ? static_cast<int>(config.GetInt("main_body",
                                                          0, model_->nbody - 1))
                         : BodyId("torso");

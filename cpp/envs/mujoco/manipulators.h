@@ -54,6 +54,7 @@ class ReacherEnv : public mujoco::MujocoEnv {
                                   config.GetFloat("reward_control_weight"))
                             : 1.0f) {
     SetInfoSpecs(Info(config));
+    reads_cfrc_ext_ = false;
     fingertip_ = BodyId("fingertip");
     target_ = BodyId("target");
   }
@@ -164,6 +165,7 @@ class PusherEnv : public mujoco::MujocoEnv {
                                   config.GetFloat("reward_control_weight"))
                             : 0.1f) {
     SetInfoSpecs(Info(config));
+    reads_cfrc_ext_ = false;
     tips_arm_ = BodyId("tips_arm");
     object_ = BodyId("object");
     goal_ = BodyId("goal");

@@ -342,12 +342,16 @@ class MujocoEnv : public Env {
 
   // do_simulation(action, frame_skip): ctrl[:] = action (float32 ->
   // float64), mj_step frame_skip times, then mj_rnePostConstraint.
+  // gymnasium calls the last after every step; it only fills cacc, cfrc_int
+  // and cfrc_ext, which mj_step never reads back (sensors that need them
+  // compute them inside mj_step), so a task that reads none of them skips
+  // it (2-3% of a HalfCheetah step) and stays bit-exact.
   void DoSimulation(const float* action) {
     for (int i = 0; i < model_->nu; ++i) {
       data_->ctrl[i] = static_cast<double>(action[i]);
     }
     for (int i = 0; i < frame_skip_; ++i) api_.step(model_.get(), data_.get());
-    api_.rne_post_constraint(model_.get(), data_.get());
+    if (reads_cfrc_ext_) api_.rne_post_constraint(model_.get(), data_.get());
   }
 
   // init + self.np_random.uniform(low, high, size=n): n draws in order;
@@ -427,6 +431,7 @@ class MujocoEnv : public Env {
   ModelPtr model_;
   DataPtr data_;
   int frame_skip_;
+  bool reads_cfrc_ext_ = true;  // the task reads cfrc_ext (see DoSimulation)
   NumpyRandom rng_;
   std::vector<double> init_qpos_, init_qvel_;
   double dt_ = 0.0;

@@ -43,6 +43,7 @@ class InvertedPendulumEnv : public mujoco::MujocoEnv {
                   V == 5 ? static_cast<int>(mujoco::GetFrameSkip(config)) : 2),
         noise_(V == 5 ? mujoco::GetNoiseScale(config) : 0.01) {
     SetInfoSpecs(Info(config));
+    reads_cfrc_ext_ = false;
   }
 
   void Reset() override {
@@ -115,6 +116,7 @@ class InvertedDoublePendulumEnv : public mujoco::MujocoEnv {
         noise_(V == 5 ? mujoco::GetNoiseScale(config) : 0.1),
         healthy_reward_(V == 5 ? config.GetFloat("healthy_reward") : 10.0) {
     SetInfoSpecs(Info(config));
+    reads_cfrc_ext_ = false;
   }
 
   void Reset() override {

@@ -131,6 +131,7 @@ class PlanarEnv : public mujoco::MujocoEnv {
         noise_(mujoco::GetNoiseScale(config)),
         exclude_(config.GetBool("exclude_current_positions_from_observation")) {
     SetInfoSpecs(Info(config));
+    reads_cfrc_ext_ = false;
     if (kHealthy) {
       healthy_reward_ = config.GetFloat("healthy_reward");
       terminate_ = config.GetBool("terminate_when_unhealthy");
