@@ -24,22 +24,8 @@ pytestmark = [
 ENV_INFO = {"env_id", "elapsed_step", "players"}
 
 
-@contextlib.contextmanager
-def _pusher_v4_allowed():
-    """gymnasium refuses Pusher-v4 on mujoco >= 3; its code runs unchanged
-    otherwise, so the test makes it with the version check skipped."""
-    import mujoco
-
-    version = mujoco.__version__
-    mujoco.__version__ = "2.3.7"
-    try:
-        yield
-    finally:
-        mujoco.__version__ = version
-
-
 def reference_env(task_id: str, **kwargs):
-    ctx = _pusher_v4_allowed() if task_id == "Pusher-v4" else contextlib.nullcontext()
+    ctx = mj._pusher_v4_allowed() if task_id == "Pusher-v4" else contextlib.nullcontext()
     with ctx:
         return gymnasium.make(task_id, **kwargs).unwrapped
 

@@ -216,6 +216,9 @@ class MujocoRenderer:
 
 @contextlib.contextmanager
 def _pusher_v4_allowed():
+    """gymnasium refuses Pusher-v4 on mujoco >= 3; its code runs unchanged
+    otherwise, so its env is made with the version check skipped (for
+    drawing here, and as the reference in the tests)."""
     import mujoco
 
     version = mujoco.__version__
