@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import envpool_lite
-from envpool_lite import mujoco as mj
+from envpool_lite.families import mujoco as mj
 
 pytestmark = [
     pytest.mark.skipif(not envpool_lite._core.MUJOCO_VERSION, reason="built without MuJoCo"),
@@ -94,7 +94,7 @@ def run_aligned(task_id: str, steps: int, num_envs: int = 2, seed: int = 7, max_
 EARLY_END = {"Hopper", "Walker2d", "Humanoid", "InvertedPendulum", "InvertedDoublePendulum"}
 
 
-@pytest.mark.parametrize("task_id", mj.TASK_IDS)
+@pytest.mark.parametrize("task_id", envpool_lite.families.task_ids("mujoco"))
 def test_aligned_with_gymnasium(task_id):
     name = task_id.split("-")[0]
     # 2 envs x 520 steps: over 1,000 env steps per task.

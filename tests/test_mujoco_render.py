@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import envpool_lite
-from envpool_lite import mujoco as mj
+from envpool_lite.families import mujoco as mj
 
 pytestmark = [
     pytest.mark.skipif(not envpool_lite._core.MUJOCO_VERSION, reason="built without MuJoCo"),

@@ -57,7 +57,7 @@ pytestmark = [
 
 
 def scenario(name):
-    from envpool_lite import vizdoom as glue
+    from envpool_lite.families import vizdoom as glue
 
     return os.path.join(glue.scenarios_dir(), name)
 
@@ -548,7 +548,8 @@ def test_reward_config_shapes_from_game_variable_deltas(make):
     plain = make("Basic-v1", num_envs=1, seed=6)
     shaped = make("Basic-v1", num_envs=2, seed=6, reward_config={"AMMO2": (0.0, -2.0)})
     shaped_str = make("Basic-v1", num_envs=1, seed=6, reward_config="AMMO2:0:-2")
-    assert shaped.spec.config["reward_config"] == "AMMO2:0.0:-2.0"
+    # Both forms reach the env as the same typed table.
+    assert shaped.spec.config["reward_config"] == shaped_str.spec.config["reward_config"] == {"AMMO2": (0.0, -2.0)}
     _, info = plain.reset()
     shaped.reset(seed=[6, 6])
     shaped_str.reset()
@@ -668,7 +669,7 @@ def test_selected_weapon_reward(make):
     weapon_duration steps (the reset counts as one) while it has ammo."""
     plain = make("Basic-v1", num_envs=1, seed=1, gray_scale=True)
     shaped = make("Basic-v1", num_envs=1, seed=1, gray_scale=True, selected_weapon_reward_config={2: 0.5}, weapon_duration=3)
-    assert shaped.spec.config.selected_weapon_reward_config == "2:0.5"
+    assert shaped.spec.config.selected_weapon_reward_config == {2: 0.5}
     plain.reset()
     _, info = shaped.reset()
     assert info["SELECTED_WEAPON"][0] == 2 and info["SELECTED_WEAPON_AMMO"][0] > 0
@@ -692,7 +693,7 @@ def test_force_speed_and_delta_buttons_resize_the_combined_actions():
     assert spec("Deathmatch-v1", use_combined_action=True, delta_button_config=two).action_space.n == 121 * n
     vector = spec("Deathmatch-v1", delta_button_config=two, force_speed=True)
     assert vector.action_space.shape == (20,)
-    assert vector.config.delta_button_config == "MOVE_LEFT_RIGHT_DELTA:11:-10.0:10.0,LOOK_UP_DOWN_DELTA:11:-10.0:10.0"
+    assert vector.config.delta_button_config == {"MOVE_LEFT_RIGHT_DELTA": (11, -10, 10), "LOOK_UP_DOWN_DELTA": (11, -10, 10)}
     assert spec("Basic-v1", use_combined_action=True, force_speed=True).action_space.n == 6  # no SPEED button
 
 
@@ -757,6 +758,32 @@ def test_option_errors():
         spec("Deathmatch-v1", delta_button_config={"LOOK_UP_DOWN_DELTA": (2.5, -1, 1)})
     with pytest.raises(TypeError, match="delta_button_config"):
         spec("Deathmatch-v1", delta_button_config=[("LOOK_UP_DOWN_DELTA", 3, -1, 1)])
+    with pytest.raises(TypeError, match="game_variables"):
+        spec("Basic-v1", game_variables=["HEALTH", 3])
+    with pytest.raises(ValueError, match="selected_weapon_reward_config"):
+        spec("Basic-v1", selected_weapon_reward_config="pistol:1")
+
+
+def test_table_options_reach_the_env_typed():
+    """The table options' forms (EnvPool's dicts, the string forms) become one
+    typed value each, and reward_mode="envpool" fills in EnvPool's tables only
+    where none is given ("none" or {} is an empty table)."""
+    from envpool_lite.families import vizdoom as glue
+
+    spec = envpool_lite.make_spec
+    assert spec("Basic-v1", game_variables="HEALTH, KILLCOUNT").config["game_variables"] == ("HEALTH", "KILLCOUNT")
+    assert spec("Basic-v1", game_variables=["HEALTH"]).config["game_variables"] == ("HEALTH",)
+    assert spec("Basic-v1", reward_config={"HEALTH": 0.5}).config["reward_config"] == {"HEALTH": (0.5, -0.5)}
+    assert spec("Basic-v1", selected_weapon_reward_config="3:0.001,4:0.5").config["selected_weapon_reward_config"] == {3: 0.001, 4: 0.5}
+    deltas = spec("Deathmatch-v1", delta_button_config="LOOK_UP_DOWN_DELTA:11:-10:10").config["delta_button_config"]
+    assert deltas == spec("Deathmatch-v1", delta_button_config={"LOOK_UP_DOWN_DELTA": (11, -10, 10)}).config["delta_button_config"] == {"LOOK_UP_DOWN_DELTA": (11.0, -10.0, 10.0)}
+    envpool = spec("Basic-v1", reward_mode="envpool").config
+    assert envpool["reward_config"] == glue.ENVPOOL_REWARD_CONFIG
+    assert envpool["selected_weapon_reward_config"] == glue.ENVPOOL_WEAPON_REWARD
+    for empty in ("none", {}):
+        assert spec("Basic-v1", reward_mode="envpool", reward_config=empty).config["reward_config"] == {}
+    assert spec("Basic-v1", reward_mode="envpool", reward_config="").config["reward_config"] == glue.ENVPOOL_REWARD_CONFIG
+    assert spec("Basic-v1").config["reward_config"] == {}
 
 
 def test_benchmark_runs_basic_with_vizdoom_gym(clean):

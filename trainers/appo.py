@@ -156,9 +156,7 @@ PRESETS = {
 
 
 def env_family(env_id: str) -> str:
-    from envpool_lite import mujoco
-
-    if env_id in mujoco.TASK_IDS:
+    if envpool_lite.families.family_of(env_id) == "mujoco":
         return "mujoco"
     shape = envpool_lite.make_spec(env_id).observation_space.shape
     return "atari" if len(shape) == 3 else "vector"

@@ -31,17 +31,60 @@ py::object OptionToPy(const OptionValue& v) {
   if (auto* b = std::get_if<bool>(&v)) return py::bool_(*b);
   if (auto* i = std::get_if<int64_t>(&v)) return py::int_(*i);
   if (auto* d = std::get_if<double>(&v)) return py::float_(*d);
-  if (auto* t = std::get_if<std::vector<double>>(&v)) {
-    py::tuple out(t->size());
-    for (std::size_t i = 0; i < t->size(); ++i) out[i] = py::float_((*t)[i]);
+  if (auto* s = std::get_if<std::string>(&v)) return py::str(*s);
+  if (auto* t = std::get_if<NumberList>(&v)) return py::tuple(py::cast(*t));
+  if (auto* t = std::get_if<StringList>(&v)) return py::tuple(py::cast(*t));
+  if (auto* t = std::get_if<NamedNumbers>(&v)) {
+    py::dict out;
+    for (const auto& [k, numbers] : *t) out[py::str(k)] = py::tuple(py::cast(numbers));
     return std::move(out);
   }
-  return py::str(std::get<std::string>(v));
+  py::dict out;
+  for (const auto& [k, number] : std::get<IntKeyedNumbers>(v)) {
+    out[py::int_(k)] = py::float_(number);
+  }
+  return std::move(out);
 }
 
-OptionValue OptionFromPy(const std::string& name, const py::handle& h) {
-  if (py::isinstance<py::bool_>(h)) return h.cast<bool>();
-  if (py::isinstance<py::int_>(h)) {
+[[noreturn]] void BadOption(const std::string& name, const char* what,
+                            const py::handle& h) {
+  throw py::type_error("option '" + name + "' must be " + what + ", got " +
+                       std::string(py::repr(h)));
+}
+
+// A Python int or float (not a bool): spec.py hands over plain numbers.
+double NumberFromPy(const std::string& name, const char* what,
+                    const py::handle& h) {
+  if (py::isinstance<py::bool_>(h) ||
+      !(py::isinstance<py::float_>(h) || py::isinstance<py::int_>(h))) {
+    BadOption(name, what, h);
+  }
+  return h.cast<double>();
+}
+
+std::vector<double> NumbersFromPy(const std::string& name, const char* what,
+                                  const py::handle& h) {
+  if (py::isinstance<py::str>(h) || !py::isinstance<py::iterable>(h)) {
+    BadOption(name, what, h);
+  }
+  std::vector<double> out;
+  for (auto item : h) out.push_back(NumberFromPy(name, what, item));
+  return out;
+}
+
+// The user's value as the type of the option's default (`like`): make()
+// hands over typed values (python/envpool_lite/spec.py has already checked
+// and normalised them), so this only converts, and refuses anything else.
+OptionValue OptionFromPy(const std::string& name, const py::handle& h,
+                         const OptionValue& like) {
+  if (std::holds_alternative<bool>(like)) {
+    if (!py::isinstance<py::bool_>(h)) BadOption(name, "a bool", h);
+    return h.cast<bool>();
+  }
+  if (std::holds_alternative<int64_t>(like)) {
+    if (py::isinstance<py::bool_>(h) || !py::isinstance<py::int_>(h)) {
+      BadOption(name, "an int", h);
+    }
     try {
       return h.cast<int64_t>();
     } catch (const py::cast_error&) {
@@ -50,20 +93,48 @@ OptionValue OptionFromPy(const std::string& name, const py::handle& h) {
                             " does not fit a 64-bit int");
     }
   }
-  if (py::isinstance<py::float_>(h)) return h.cast<double>();
-  if (py::isinstance<py::str>(h)) return h.cast<std::string>();
-  if (py::isinstance<py::tuple>(h)) {
-    std::vector<double> values;
-    for (auto item : h.cast<py::tuple>()) {
-      if (!py::isinstance<py::float_>(item) && !py::isinstance<py::int_>(item)) {
-        throw py::type_error("option '" + name + "' must be a tuple of numbers");
-      }
-      values.push_back(item.cast<double>());
-    }
-    return values;
+  if (std::holds_alternative<double>(like)) {
+    return NumberFromPy(name, "a float", h);
   }
-  throw py::type_error("option '" + name + "' has unsupported type " +
-                       std::string(py::str(py::type::of(h).attr("__name__"))));
+  if (std::holds_alternative<std::string>(like)) {
+    if (!py::isinstance<py::str>(h)) BadOption(name, "a str", h);
+    return h.cast<std::string>();
+  }
+  if (std::holds_alternative<NumberList>(like)) {
+    return NumbersFromPy(name, "a tuple of numbers", h);
+  }
+  if (std::holds_alternative<StringList>(like)) {
+    const char* what = "a list of str";
+    if (py::isinstance<py::str>(h) || !py::isinstance<py::iterable>(h)) {
+      BadOption(name, what, h);
+    }
+    StringList out;
+    for (auto item : h) {
+      if (!py::isinstance<py::str>(item)) BadOption(name, what, h);
+      out.push_back(item.cast<std::string>());
+    }
+    return out;
+  }
+  if (std::holds_alternative<NamedNumbers>(like)) {
+    const char* what = "a dict {str: tuple of numbers}";
+    if (!py::isinstance<py::dict>(h)) BadOption(name, what, h);
+    NamedNumbers out;
+    for (auto [k, v] : h.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(k)) BadOption(name, what, h);
+      out.emplace_back(k.cast<std::string>(), NumbersFromPy(name, what, v));
+    }
+    return out;
+  }
+  const char* what = "a dict {int: number}";
+  if (!py::isinstance<py::dict>(h)) BadOption(name, what, h);
+  IntKeyedNumbers out;
+  for (auto [k, v] : h.cast<py::dict>()) {
+    if (py::isinstance<py::bool_>(k) || !py::isinstance<py::int_>(k)) {
+      BadOption(name, what, h);
+    }
+    out.emplace_back(k.cast<int64_t>(), NumberFromPy(name, what, v));
+  }
+  return out;
 }
 
 Config ConfigFromPy(const EnvDescriptor& d, const py::dict& options) {
@@ -73,7 +144,7 @@ Config ConfigFromPy(const EnvDescriptor& d, const py::dict& options) {
     if (!config.Has(name)) {
       throw py::type_error("unknown option '" + name + "' for " + d.task_id);
     }
-    config.Set(name, OptionFromPy(name, item.second));
+    config.Set(name, OptionFromPy(name, item.second, config.Raw(name)));
   }
   return config;
 }
@@ -606,6 +677,16 @@ PYBIND11_MODULE(_core, m) {
     py::dict out;
     for (const auto& [k, v] : GlobalRegistry().Get(task_id).defaults.Values()) {
       out[py::str(k)] = OptionToPy(v);
+    }
+    return out;
+  });
+  m.def("task_family", [](const std::string& task_id) {
+    return GlobalRegistry().Get(task_id).family;
+  });
+  m.def("task_option_types", [](const std::string& task_id) {
+    py::dict out;
+    for (const auto& [k, v] : GlobalRegistry().Get(task_id).defaults.Values()) {
+      out[py::str(k)] = OptionTypeName(v);
     }
     return out;
   });

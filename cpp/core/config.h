@@ -1,5 +1,9 @@
-// Config: an env's options by name (bool, int, float or string), with the
-// defaults each env declares and the values a user passed to make().
+// Config: an env's options by name, with the defaults each env declares and
+// the values a user passed to make(). Every option is a typed value: a
+// scalar (bool, int, float, string) or a structured one (a list of numbers
+// or of strings, a table), never a string the env parses again. The type of
+// an option is the type of its default: make() converts what the user
+// passes to it, or raises TypeError naming the option.
 #pragma once
 
 #include <cmath>
@@ -15,9 +19,28 @@
 
 namespace envpool_lite {
 
-// A tuple of floats is a range option such as MuJoCo's healthy_z_range.
-using OptionValue =
-    std::variant<bool, int64_t, double, std::string, std::vector<double>>;
+// Numbers in order: a range such as MuJoCo's healthy_z_range (low, high).
+using NumberList = std::vector<double>;
+// Strings in order: FrozenLake's desc (its rows), ViZDoom's game_variables.
+using StringList = std::vector<std::string>;
+// Tables, in the order the user gave them (a Python dict's), with distinct
+// keys. Numbers by name: ViZDoom's reward_config {"HEALTH": (pos, neg), ...}.
+using NamedNumbers = std::vector<std::pair<std::string, std::vector<double>>>;
+// A number by integer key: ViZDoom's selected_weapon_reward_config
+// {slot: reward, ...}.
+using IntKeyedNumbers = std::vector<std::pair<int64_t, double>>;
+
+using OptionValue = std::variant<bool, int64_t, double, std::string, NumberList,
+                                 StringList, NamedNumbers, IntKeyedNumbers>;
+
+// The name of each alternative of OptionValue, in order (Python's
+// _core.task_option_types reports these).
+inline const char* OptionTypeName(const OptionValue& v) {
+  static const char* const kNames[] = {
+      "bool",        "int",         "float",         "str",
+      "number_list", "string_list", "named_numbers", "int_keyed_numbers"};
+  return kNames[v.index()];
+}
 
 class Config {
  public:
@@ -105,7 +128,7 @@ class Config {
   // A (low, high) option: two numbers, not NaN (infinities allowed).
   std::pair<double, double> GetFloatPair(const std::string& name) const {
     const OptionValue& v = Raw(name);
-    const auto* p = std::get_if<std::vector<double>>(&v);
+    const auto* p = std::get_if<NumberList>(&v);
     if (p == nullptr || p->size() != 2 || std::isnan((*p)[0]) ||
         std::isnan((*p)[1])) {
       throw std::invalid_argument("option '" + name +
@@ -114,12 +137,29 @@ class Config {
     return {(*p)[0], (*p)[1]};
   }
   const std::string& GetString(const std::string& name) const {
-    const OptionValue& v = Raw(name);
-    if (auto* s = std::get_if<std::string>(&v)) return *s;
-    throw std::invalid_argument("option '" + name + "' must be a string");
+    return Get<std::string>(name, "a string");
+  }
+  const NumberList& GetNumberList(const std::string& name) const {
+    return Get<NumberList>(name, "a list of numbers");
+  }
+  const StringList& GetStringList(const std::string& name) const {
+    return Get<StringList>(name, "a list of strings");
+  }
+  const NamedNumbers& GetNamedNumbers(const std::string& name) const {
+    return Get<NamedNumbers>(name, "a table {name: (numbers...)}");
+  }
+  const IntKeyedNumbers& GetIntKeyedNumbers(const std::string& name) const {
+    return Get<IntKeyedNumbers>(name, "a table {int: number}");
   }
 
  private:
+  template <typename T>
+  const T& Get(const std::string& name, const char* what) const {
+    const OptionValue& v = Raw(name);
+    if (auto* p = std::get_if<T>(&v)) return *p;
+    throw std::invalid_argument("option '" + name + "' must be " + what);
+  }
+
   std::map<std::string, OptionValue> values_;
 };
 

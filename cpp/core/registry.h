@@ -1,4 +1,10 @@
-// Registry: task id -> how to validate options, describe and build the env.
+// Registry: task id -> how to validate options, describe and build the env,
+// and the family the task belongs to. Each family lists its tasks in its own
+// cpp/envs/<family>/registration.cc (a function Register<Family>(Registry&));
+// cpp/envs/registration.cc calls each family's function through AddFamily,
+// which stamps the family's name on every task it adds. Python reads the
+// family of a task (_core.task_family) to find the family's module,
+// python/envpool_lite/families/<family>.py.
 // Registering an env class E needs three static members:
 //   static Config DefaultConfig();                 // every option, defaulted
 //   static EnvSpec MakeSpec(const Config& config); // validates, throws
@@ -21,6 +27,7 @@ namespace envpool_lite {
 
 struct EnvDescriptor {
   std::string task_id;
+  std::string family;  // "atari", "toy_text", ...: a folder of cpp/envs/
   Config defaults;  // every option the env accepts, with its default
   std::function<EnvSpec(const Config&)> make_spec;
   std::function<std::unique_ptr<Env>(const Config&, uint64_t seed)> make_env;
@@ -34,14 +41,30 @@ class Registry {
     for (const auto& [name, value] : overrides.Values()) {
       defaults.Set(name, value);
     }
+    if (family_.empty()) {
+      throw std::logic_error("Registry::Add(\"" + task_id +
+                             "\") outside AddFamily()");
+    }
+    if (envs_.count(task_id) > 0) {
+      throw std::logic_error("task '" + task_id + "' registered twice");
+    }
     EnvDescriptor d;
     d.task_id = task_id;
+    d.family = family_;
     d.defaults = std::move(defaults);
     d.make_spec = [](const Config& c) { return E::MakeSpec(c); };
     d.make_env = [](const Config& c, uint64_t seed) -> std::unique_ptr<Env> {
       return std::make_unique<E>(c, seed);
     };
     envs_[task_id] = std::move(d);
+  }
+
+  // Runs a family's registration function; every task it adds belongs to
+  // `family`.
+  void AddFamily(const std::string& family, void (*register_tasks)(Registry&)) {
+    family_ = family;
+    register_tasks(*this);
+    family_.clear();
   }
 
   const EnvDescriptor& Get(const std::string& task_id) const {
@@ -60,9 +83,10 @@ class Registry {
 
  private:
   std::map<std::string, EnvDescriptor> envs_;
+  std::string family_;  // the family being registered (AddFamily)
 };
 
-// Defined in cpp/envs/registration.cc: one line per task.
+// Defined in cpp/envs/registration.cc: one line per family.
 void RegisterAllEnvs(Registry& registry);
 
 inline const Registry& GlobalRegistry() {

@@ -19,7 +19,7 @@ using namespace envpool_lite;
 
 EnvDescriptor Dummy() {
   Registry r;
-  r.Add<DummyEnv>("Dummy-v0");
+  r.AddFamily("testing", [](Registry& t) { t.Add<DummyEnv>("Dummy-v0"); });
   return r.Get("Dummy-v0");
 }
 

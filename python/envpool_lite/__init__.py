@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from envpool_lite import families
 from envpool_lite._core import EnvStepError
 from envpool_lite.dm_api import DmEnvPool
 from envpool_lite.gym_api import GymEnvPool
@@ -28,6 +29,7 @@ __all__ = [
     "GymnasiumEnvPool",
     "GymEnvPool",
     "DmEnvPool",
+    "families",
 ]
 
 

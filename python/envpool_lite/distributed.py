@@ -56,7 +56,7 @@ REQUESTS_PER_WORKER = 2
 _WAIT_SLICE_S = 0.1
 _ENV_ID = 5  # the env_id field of a raw batch
 # A worker's start (a new process that imports envpool_lite and builds its
-# envs; ViZDoom's engines take seconds) may take this long, or
+# envs, which for an env that starts an engine process takes seconds) may take this long, or
 # worker_timeout if that is longer.
 _START_TIMEOUT_S = 120.0
 _CLOSE_WAIT_S = 5.0  # close() waits this long at most for Ray to see its workers dead

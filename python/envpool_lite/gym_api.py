@@ -27,7 +27,8 @@ class GymEnvPool(EnvPoolBase):
     """reset() returns obs (or (obs, info) with gym_reset_return_info=True);
     step() and recv() return (obs, reward, done, info) with
     info["TimeLimit.truncated"] and info["terminated"] (the env's own field
-    where it has one: Atari's game over; else the step's termination).
+    where it has one, e.g. a game over that differs from the end of an
+    episode with episodic_life; else the step's termination).
 
     observation_space and action_space are those of one env, as in EnvPool.
     """
@@ -48,7 +49,7 @@ class GymEnvPool(EnvPoolBase):
     def _format(self, raw):
         obs, reward, terminated, truncated = raw[0], raw[1], raw[2], raw[3]
         info = self._info(raw)
-        # An env's own "terminated" (Atari: the game is over, which with
+        # An env's own "terminated" info field (a game over, which with
         # episodic_life is not every terminated episode) stays; others get
         # the step's.
         info.setdefault("terminated", terminated)

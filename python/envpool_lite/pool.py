@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool_lite import _core
+from envpool_lite import _core, families
 from envpool_lite.spec import EnvSpec, seeds_for
 
 RENDER_MODES = ("rgb_array",)
@@ -43,16 +43,12 @@ class EnvPoolBase:
                 + (" (for a window, wrap the pool in gymnasium.wrappers.vector.HumanRendering)" if render_mode == "human" else "")
             )
         if render_mode is not None and spec.render_shape == (0, 0):
-            from envpool_lite import mujoco
-            from envpool_lite.classic_render import can_render
-
-            if spec.task_id in mujoco.TASK_IDS:
-                mujoco.gl_backend(spec.task_id)  # a clear error now if MuJoCo cannot render here
-            elif not can_render(spec.task_id):
-                raise ValueError(f"{spec.task_id} cannot be rendered")
+            # Drawn in Python by the task's family: a clear error now if it
+            # cannot be drawn here.
+            families.plugin_of(spec.task_id).check_render(spec)
         self._spec = spec
         self.render_mode = render_mode
-        self._renderer = None  # classic control: gymnasium's renderer, made on first use
+        self._renderer: families.Renderer | None = None  # the family's, made on first use
         config = spec.config
         num_envs = config["num_envs"]
         if config["num_workers"] > 0:
@@ -145,13 +141,7 @@ class EnvPoolBase:
             return self._pool.render(ids)
         states = self._pool.render_state(ids)  # validates ids before drawing
         if self._renderer is None:
-            from envpool_lite import mujoco
-            from envpool_lite.classic_render import ClassicRenderer
-
-            if self._spec.task_id in mujoco.TASK_IDS:
-                self._renderer = mujoco.MujocoRenderer(self._spec)
-            else:
-                self._renderer = ClassicRenderer(self._spec.task_id)
+            self._renderer = families.plugin_of(self._spec.task_id).make_renderer(self._spec)
         return self._renderer.draw(states, ids)
 
     # A pool owns threads and envs: a copy would share them (and closing one

@@ -8,14 +8,13 @@ import difflib
 import functools
 import operator
 import os
-import warnings
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 import gymnasium
 import numpy as np
 
-from envpool_lite import _core
+from envpool_lite import _core, families
 
 # Options every task accepts (the pool's own), with their defaults.
 POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
@@ -36,29 +35,11 @@ MAX_SEED = 2**32 - 1
 # of num_envs seeds (the pool then checks the memory its buffers need).
 MAX_NUM_ENVS = _core.MAX_NUM_ENVS
 MAX_NUM_THREADS = _core.MAX_NUM_THREADS
-# Options an env declares for make() to fill, not the user: Atari's game (set
-# by the registration) and the path of its ROM in the installed ale-py
-# package. They are not listed, accepted, or shown in `config`.
-# MuJoCo's model file and library paths (filled from the installed gymnasium
-# and mujoco packages, see mujoco.py) are internal too.
-INTERNAL_OPTIONS = frozenset({"game", "rom_path", "mujoco_model", "mujoco_lib"})
 
 
 def list_all_envs() -> list[str]:
     """Every task id that make() accepts."""
     return sorted(_core.list_tasks())
-
-
-def atari_games() -> list[str]:
-    """The Atari games (ALE's ROM names: "pong", "space_invaders", ...), one
-    task each (Pong-v5, SpaceInvaders-v5, ...)."""
-    return sorted(d["game"] for d in map(_core.task_defaults, _core.list_tasks()) if "game" in d)
-
-
-def vizdoom_scenarios() -> list[str]:
-    """The standard ViZDoom scenarios ("basic", "deadly_corridor", ...), one
-    task each (Basic-v1, DeadlyCorridor-v1, ...)."""
-    return sorted({d["scenario"] for d in map(_core.task_defaults, _core.list_tasks()) if d.get("scenario")})
 
 
 def _check_task(task_id: str) -> None:
@@ -67,26 +48,6 @@ def _check_task(task_id: str) -> None:
         close = difflib.get_close_matches(task_id, tasks, n=5, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise ValueError(f"unknown task {task_id!r}{hint} (see envpool_lite.list_all_envs())")
-
-
-def atari_rom_path(task_id: str, game: str) -> str:
-    """The ROM of an Atari game, from the installed ale-py package
-    (ale_py.roms; the ALE_ROMS_DIR environment variable overrides its folder).
-    Raises FileNotFoundError naming the ROM when it is missing."""
-    rom = f"{game}.bin"
-    try:
-        import ale_py.roms
-    except ImportError as e:
-        raise FileNotFoundError(f"{task_id} needs the ROM {rom!r} from the ale-py package, which is not importable ({e}); install ale-py (the version pyproject.toml pins)") from None
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # get_rom_path warns, then returns None
-            path = ale_py.roms.get_rom_path(game)
-    except OSError as e:  # a missing file or folder, or a ROM that fails its checksum
-        raise FileNotFoundError(f"{task_id}: ROM {rom!r} not found or not usable in ale-py's ROM folder ({e})") from None
-    if path is None:
-        raise FileNotFoundError(f"{task_id}: ROM {rom!r} is not one that the installed ale-py supports")
-    return str(path)
 
 
 def _as_int(name: str, value: Any) -> int:
@@ -98,27 +59,57 @@ def _as_int(name: str, value: Any) -> int:
         raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
 
 
-def _coerce_option(name: str, value: Any, default: Any) -> Any:
-    """Give an env option the type of its default, or raise TypeError."""
-    if isinstance(default, bool):
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _numbers(name: str, value: Any, what: str) -> tuple[float, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (collections.abc.Sequence, np.ndarray)) or not all(_is_number(v) for v in value):
+        raise TypeError(f"option {name!r} must be {what}, got {value!r}")
+    return tuple(float(v) for v in value)
+
+
+def _coerce_option(name: str, value: Any, kind: str, default: Any) -> Any:
+    """An env option as the type its env declares (``kind``, the name of its
+    C++ type: _core.task_option_types), or TypeError naming it."""
+    if kind == "bool":
         if isinstance(value, (bool, np.bool_)):
             return bool(value)
         raise TypeError(f"option {name!r} must be a bool, got {value!r}")
-    if isinstance(default, int):
+    if kind == "int":
         return _as_int(f"option {name!r}", value)  # its range: the env's MakeSpec
-    if isinstance(default, float):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+    if kind == "float":
+        if not _is_number(value):
             raise TypeError(f"option {name!r} must be a float, got {value!r}")
         return float(value)
-    if isinstance(default, str):
+    if kind == "str":
         if not isinstance(value, str):
             raise TypeError(f"option {name!r} must be a str, got {value!r}")
         return value
-    if isinstance(default, tuple):  # a (low, high) range, e.g. healthy_z_range
-        if not isinstance(value, (tuple, list, np.ndarray)) or len(value) != len(default) or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) for v in value):
-            raise TypeError(f"option {name!r} must be a tuple of {len(default)} numbers, got {value!r}")
-        return tuple(float(v) for v in value)
-    return value
+    if kind == "number_list":  # e.g. a (low, high) range: as many as the default
+        what = f"a tuple of {len(default)} numbers" if default else "a tuple of numbers"
+        numbers = _numbers(name, value, what)
+        if default and len(numbers) != len(default):
+            raise TypeError(f"option {name!r} must be {what}, got {value!r}")
+        return numbers
+    if kind == "string_list":
+        if isinstance(value, (str, bytes)) or not isinstance(value, (collections.abc.Sequence, np.ndarray)) or not all(isinstance(v, str) for v in value):
+            raise TypeError(f"option {name!r} must be a list of str, got {value!r}")
+        return tuple(value)
+    if kind == "named_numbers":
+        if not isinstance(value, collections.abc.Mapping) or not all(isinstance(k, str) for k in value):
+            raise TypeError(f"option {name!r} must be a dict {{str: tuple of numbers}}, got {value!r}")
+        return {k: _numbers(f"{name}[{k!r}]", v, "a tuple of numbers") for k, v in value.items()}
+    if kind == "int_keyed_numbers":
+        if not isinstance(value, collections.abc.Mapping) or not all(isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)) for k in value):
+            raise TypeError(f"option {name!r} must be a dict {{int: number}}, got {value!r}")
+        out = {}
+        for k, v in value.items():
+            if not _is_number(v):
+                raise TypeError(f"option {name!r}[{k!r}] must be a number, got {v!r}")
+            out[int(k)] = float(v)
+        return out
+    raise TypeError(f"option {name!r} has a type envpool_lite does not know ({kind})")
 
 
 def seeds_for(seed: Any, ids: Sequence[int] | np.ndarray, num_envs: int) -> list[int]:
@@ -266,7 +257,7 @@ class EnvSpec:
         self.task_id = task_id
         self.id = task_id  # gymnasium's EnvSpec.id (SB3 and RecordVideo read it)
         self.config = Config(config)
-        self._internal = dict(internal or {})  # INTERNAL_OPTIONS, filled by make_spec
+        self._internal = dict(internal or {})  # the family's internal options, filled by make_spec
         self._arrays = _core.task_spec(task_id, self.env_options)
         self.observation_space = _space(self._arrays["obs"])
         self.action_space = _space(self._arrays["action"])
@@ -274,7 +265,7 @@ class EnvSpec:
         self.max_episode_steps = self._arrays["max_episode_steps"]
         self.render_shape = tuple(self._arrays["render_shape"])  # (0, 0): drawn in Python
         # float32 (EnvPool's), or float64 for tasks whose rewards are exact
-        # float64 values (MuJoCo's, as gymnasium's).
+        # float64 values (as gymnasium gives them).
         self.reward_dtype = np.dtype(self._arrays["reward_dtype"])
 
     @property
@@ -365,15 +356,18 @@ def players_type():
 
 
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
-    """Resolve and validate a task's options (pool options plus the env's own)."""
-    _check_task(task_id)
-    all_defaults = _core.task_defaults(task_id)
-    env_defaults = {k: v for k, v in all_defaults.items() if k not in INTERNAL_OPTIONS}
-    internal = {k: v for k, v in all_defaults.items() if k in INTERNAL_OPTIONS}
-    if "vzd_path" in env_defaults:  # ViZDoom: asset paths from the vizdoom package
-        from envpool_lite import vizdoom
+    """Resolve and validate a task's options (pool options plus the env's own).
 
-        kwargs = vizdoom.resolve_options(task_id, env_defaults, kwargs)
+    The task's family (envpool_lite.families) first turns the forms of its
+    options that users pass (EnvPool's dicts, strings, paths) into the typed
+    values its env takes, and fills in its internal options (asset paths)."""
+    _check_task(task_id)
+    family = families.plugin_of(task_id)
+    all_defaults = _core.task_defaults(task_id)
+    kinds = _core.task_option_types(task_id)
+    env_defaults = {k: v for k, v in all_defaults.items() if k not in family.internal_options}
+    internal = {k: v for k, v in all_defaults.items() if k in family.internal_options}
+    kwargs = family.resolve_options(task_id, env_defaults, dict(kwargs))
     valid = {**POOL_DEFAULTS, **env_defaults}
     unknown = sorted(set(kwargs) - set(valid))
     if unknown:
@@ -383,11 +377,11 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         if name == "seed":
             config[name] = value if isinstance(value, (list, tuple, np.ndarray)) else _as_int("seed", value)
         elif name == "worker_timeout":
-            config[name] = _coerce_option(name, value, 0.0)
+            config[name] = _coerce_option(name, value, "float", 0.0)
         elif name in POOL_DEFAULTS:
             config[name] = _as_int(name, value)
         else:
-            config[name] = _coerce_option(name, value, env_defaults[name])
+            config[name] = _coerce_option(name, value, kinds[name], env_defaults[name])
     num_envs, batch_size = config["num_envs"], config["batch_size"]
     if not 1 <= num_envs <= MAX_NUM_ENVS:
         raise ValueError(f"num_envs must be in [1, {MAX_NUM_ENVS}], got {num_envs}")
@@ -407,10 +401,5 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     if "max_episode_steps" in config and config["max_episode_steps"] < 1:
         raise ValueError(f"max_episode_steps must be >= 1, got {config['max_episode_steps']}")
     seeds_for(config["seed"], range(num_envs), num_envs)  # validates
-    if "rom_path" in internal:
-        internal["rom_path"] = atari_rom_path(task_id, internal["game"])
-    if "mujoco_lib" in internal:  # MuJoCo: the model file and the library
-        from envpool_lite import mujoco
-
-        internal.update(mujoco.resolve_paths(task_id, config, internal))
+    internal = family.fill_internal(task_id, config, internal)
     return EnvSpec(task_id, config, internal)

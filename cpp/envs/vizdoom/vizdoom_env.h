@@ -34,32 +34,33 @@
 //                         combinations of buttons (see CombinedActions)
 //   force_speed (false)   combined actions only (as EnvPool): SPEED, if the
 //                         cfg has it, is held in every action, which halves n
-//   delta_button_config   combined actions only: "NAME:num:min:max,..." (e.g.
-//                         "LOOK_UP_DOWN_DELTA:11:-10:10"): that delta button
-//                         takes num evenly spaced values from min to max (as
+//   delta_button_config   combined actions only: {NAME: (num, min, max)}
+//                         (e.g. {"LOOK_UP_DOWN_DELTA": (11, -10, 10)}): that
+//                         delta button takes num evenly spaced values from
+//                         min to max (as
 //                         EnvPool computes them, in float32), multiplying n by
 //                         num; num 1 leaves it at 0, as unlisted ones are
 //   episodic_life         the episode also ends (terminated) when the player
 //                         dies; if the game goes on (multiplayer), the next
 //                         auto-reset respawns the player instead of
 //                         restarting the map
-//   game_variables        extra game variables to report (comma-separated
-//                         names, e.g. "HEALTH,KILLCOUNT")
+//   game_variables        extra game variables to report (names, e.g.
+//                         ["HEALTH", "KILLCOUNT"])
 //   reward_mode           "scenario" (default): the scenario's own reward
 //                         (DoomGame's, summed over the skipped tics), plus the
 //                         shaping of reward_config and
 //                         selected_weapon_reward_config if given.
 //                         "envpool": EnvPool 1.2.5's reward exactly: only its
-//                         shaping, by default with its tables
-//                         (kEnvPoolRewardConfig, kEnvPoolWeaponReward) over
+//                         shaping, by default with its tables (make() fills
+//                         them in: envpool_lite.families.vizdoom) over
 //                         the game variables it tracks (the cfg's and
 //                         kEnvPoolVariables, which the info then reports too,
 //                         and those of game_variables), and 0 on a step that
 //                         ends the episode (EnvPool has no state to read then)
-//   reward_config         shaping: "NAME:pos:neg,..." adds, every step, pos
+//   reward_config         shaping: {NAME: (pos, neg)} adds, every step, pos
 //                         per unit a game variable rose and neg per unit it
 //                         fell (EnvPool's convention: neg < 0 penalises a
-//                         drop); "none": no table ("": the mode's default).
+//                         drop).
 //                         As EnvPool: weights are float32, each term is
 //                         rounded to float32 and summed in float32 in the
 //                         order of the variables, a DAMAGECOUNT rise counts
@@ -70,10 +71,9 @@
 //                         named; envpool mode, as EnvPool, ignores entries for
 //                         variables it does not track
 //   selected_weapon_reward_config
-//                         "slot:reward,..." (slots 0-9): added every step while
+//                         {slot: reward} (slots 0-9): added every step while
 //                         the selected weapon (SELECTED_WEAPON) has been held
-//                         for weapon_duration steps and has ammo; "none", ""
-//                         as for reward_config
+//                         for weapon_duration steps and has ammo
 //   weapon_duration (5)   see selected_weapon_reward_config
 //   engine_timeout (30 s) the longest the engine may take to answer a step,
 //                         reset or close (starting it: at least 30 s); past
@@ -163,7 +163,8 @@ inline constexpr VizdoomTask kVizdoomTasks[] = {
 namespace vizdoom_detail {
 
 // EnvPool's reward (reward_mode "envpool"): the game variables it always
-// tracks (and reports), in its order, and its default tables.
+// tracks (and reports), in its order. (Its default tables are filled in by
+// make(), python/envpool_lite/families/vizdoom.py.)
 inline constexpr vizdoom::GameVariable kEnvPoolVariables[] = {
     vizdoom::AMMO2,     vizdoom::AMMO3,       vizdoom::AMMO4,
     vizdoom::AMMO5,     vizdoom::AMMO6,       vizdoom::AMMO7,
@@ -171,77 +172,7 @@ inline constexpr vizdoom::GameVariable kEnvPoolVariables[] = {
     vizdoom::FRAGCOUNT, vizdoom::HEALTH,      vizdoom::HITCOUNT,
     vizdoom::KILLCOUNT, vizdoom::SELECTED_WEAPON,
     vizdoom::SELECTED_WEAPON_AMMO, vizdoom::USER2};
-inline constexpr const char* kEnvPoolRewardConfig =
-    "FRAGCOUNT:1:-1.5,KILLCOUNT:1:0,DEATHCOUNT:-0.75:0.75,"
-    "HITCOUNT:0.01:-0.01,DAMAGECOUNT:0.003:-0.003,HEALTH:0.005:-0.003,"
-    "ARMOR:0.005:-0.001,WEAPON0:0.02:-0.01,AMMO0:0.0002:-0.0001,"
-    "WEAPON1:0.02:-0.01,AMMO1:0.0002:-0.0001,WEAPON2:0.02:-0.01,"
-    "AMMO2:0.0002:-0.0001,WEAPON3:0.1:-0.05,AMMO3:0.001:-0.0005,"
-    "WEAPON4:0.1:-0.05,AMMO4:0.001:-0.0005,WEAPON5:0.1:-0.05,"
-    "AMMO5:0.001:-0.0005,WEAPON6:0.2:-0.1,AMMO6:0.002:-0.001,"
-    "WEAPON7:0.2:-0.1,AMMO7:0.002:-0.001";
-inline constexpr const char* kEnvPoolWeaponReward =
-    "0:0.0002,1:0.0002,2:0.0002,3:0.001,4:0.001,5:0.001,6:0.002,7:0.002";
 inline constexpr int kWeaponSlots = 10;
-
-inline std::vector<std::string> SplitNames(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char ch : s + ",") {
-    if (ch == ',' || ch == ';' || ch == ' ' || ch == '\t' || ch == '\n') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  return out;
-}
-
-// The entries of a table option ("A:b:c,..."), each split at ':'. "none" is
-// an explicitly empty table; `is_default` tells whether it was "" (the
-// mode's default applies).
-inline std::vector<std::vector<std::string>> SplitTable(const std::string& s,
-                                                       bool* is_default) {
-  std::vector<std::vector<std::string>> out;
-  std::vector<std::string> entries = SplitNames(s);
-  *is_default = entries.empty();
-  if (entries.size() == 1 && entries[0] == "none") return out;
-  for (const std::string& entry : entries) {
-    std::vector<std::string> parts;
-    std::stringstream ss(entry);
-    for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
-    out.push_back(parts);
-  }
-  return out;
-}
-
-// A whole-string number, or false.
-inline bool ParseDouble(const std::string& text, double* value) {
-  try {
-    std::size_t used = 0;
-    *value = std::stod(text, &used);
-    return used == text.size() && std::isfinite(*value);
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
-inline bool ParseInt(const std::string& text, int64_t* value) {
-  try {
-    std::size_t used = 0;
-    *value = std::stoll(text, &used);
-    return used == text.size();
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
-inline std::string Join(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : ":") + p;
-  return out;
-}
 
 // A game variable's name, as ViZDoom names it (its gameVariableToString
 // misses four: "UNKNOWN" for HITCOUNT, HITS_TAKEN, DAMAGECOUNT, DAMAGE_TAKEN).
@@ -405,32 +336,33 @@ inline vizdoom::Button ParseDeltaButton(const std::string& name) {
 
 inline void ConfigureActions(const Config& c, Setup* s) {
   s->force_speed = c.GetBool("force_speed");
-  bool unused = false;
-  for (const auto& parts : SplitTable(c.GetString("delta_button_config"), &unused)) {
+  for (const auto& [name, setting] : c.GetNamedNumbers("delta_button_config")) {
     DeltaSetting d;
-    double low = 0.0, high = 0.0;
-    if (parts.size() != 4 || !ParseInt(parts[1], &d.num) ||
-        !ParseDouble(parts[2], &low) || !ParseDouble(parts[3], &high)) {
+    if (setting.size() != 3 || setting[0] != std::floor(setting[0]) ||
+        !std::isfinite(setting[1]) || !std::isfinite(setting[2])) {
       throw std::invalid_argument(
-          "delta_button_config entry '" + Join(parts) +
-          "' is not NAME:num:min:max (e.g. \"LOOK_UP_DOWN_DELTA:11:-10:10\")");
+          "delta_button_config['" + name +
+          "'] must be (num: int, min, max) with finite min and max (e.g. "
+          "{\"LOOK_UP_DOWN_DELTA\": (11, -10, 10)})");
     }
-    if (d.num < 1) {
-      throw std::invalid_argument("delta_button_config: " + parts[0] +
-                                  "'s num must be >= 1, got " + parts[1]);
+    if (!(setting[0] >= 1 && setting[0] <= (1 << 20))) {
+      throw std::invalid_argument("delta_button_config: " + name +
+                                  "'s num must be >= 1 (and at most 2**20), got " +
+                                  std::to_string(setting[0]));
     }
-    vizdoom::Button b = ParseDeltaButton(parts[0]);
+    d.num = static_cast<int64_t>(setting[0]);
+    vizdoom::Button b = ParseDeltaButton(name);
     auto it = std::find(s->buttons.begin(), s->buttons.end(), b);
     if (it == s->buttons.end()) {
       throw std::invalid_argument("delta_button_config: the scenario has no " +
-                                  parts[0] + " button");
+                                  name + " button");
     }
     d.button = static_cast<int>(it - s->buttons.begin());
-    d.low = static_cast<float>(low);
-    d.high = static_cast<float>(high);
+    d.low = static_cast<float>(setting[1]);
+    d.high = static_cast<float>(setting[2]);
     for (const DeltaSetting& other : s->deltas) {
       if (other.button == d.button) {
-        throw std::invalid_argument("delta_button_config lists " + parts[0] +
+        throw std::invalid_argument("delta_button_config lists " + name +
                                     " twice");
       }
     }
@@ -463,45 +395,30 @@ inline void ConfigureReward(const Config& c, Setup* s) {
   if (s->envpool_reward) {
     for (vizdoom::GameVariable v : kEnvPoolVariables) add_variable(v);
   }
-  for (const std::string& name : SplitNames(c.GetString("game_variables"))) {
+  for (const std::string& name : c.GetStringList("game_variables")) {
     add_variable(ParseGameVariable(name));
   }
 
-  bool is_default = false;
-  auto table = SplitTable(c.GetString("reward_config"), &is_default);
-  if (is_default && s->envpool_reward) {
-    table = SplitTable(kEnvPoolRewardConfig, &is_default);
-  }
   std::vector<std::pair<int, std::pair<double, double>>> weights;
-  for (const auto& parts : table) {
-    double pos = 0.0, neg = 0.0;
-    if (parts.size() != 3 || !ParseDouble(parts[1], &pos) ||
-        !ParseDouble(parts[2], &neg)) {
+  for (const auto& [name, w] : c.GetNamedNumbers("reward_config")) {
+    if (w.size() != 2 || !std::isfinite(w[0]) || !std::isfinite(w[1])) {
       throw std::invalid_argument(
-          "reward_config entry '" + Join(parts) +
-          "' is not NAME:pos:neg with finite weights (e.g. "
-          "\"HEALTH:0.005:-0.003\")");
+          "reward_config['" + name +
+          "'] must be (pos, neg) with finite weights (e.g. "
+          "{\"HEALTH\": (0.005, -0.003)})");
     }
-    vizdoom::GameVariable v = ParseGameVariable(parts[0]);
+    vizdoom::GameVariable v = ParseGameVariable(name);
     // EnvPool shapes only the variables it tracks.
     int i = s->envpool_reward ? find_variable(v) : add_variable(v);
-    if (i >= 0) weights.push_back({i, {pos, neg}});
+    if (i >= 0) weights.push_back({i, {w[0], w[1]}});
   }
 
-  auto weapon_table =
-      SplitTable(c.GetString("selected_weapon_reward_config"), &is_default);
-  if (is_default && s->envpool_reward) {
-    weapon_table = SplitTable(kEnvPoolWeaponReward, &is_default);
-  }
-  for (const auto& parts : weapon_table) {
-    int64_t slot = -1;
-    double reward = 0.0;
-    if (parts.size() != 2 || !ParseInt(parts[0], &slot) ||
-        !ParseDouble(parts[1], &reward) || slot < 0 || slot >= kWeaponSlots) {
+  for (const auto& [slot, reward] :
+       c.GetIntKeyedNumbers("selected_weapon_reward_config")) {
+    if (slot < 0 || slot >= kWeaponSlots || !std::isfinite(reward)) {
       throw std::invalid_argument(
-          "selected_weapon_reward_config entry '" + Join(parts) +
-          "' is not slot:reward with a weapon slot 0-9 and a finite reward "
-          "(e.g. \"3:0.001\")");
+          "selected_weapon_reward_config: " + std::to_string(slot) +
+          " is not a weapon slot 0-9 with a finite reward (e.g. {3: 0.001})");
     }
     s->weapon_reward[slot] = static_cast<float>(reward);
     s->weapon_shaped = true;
@@ -613,12 +530,12 @@ class VizdoomEnv : public Env {
                   {"gray_scale", false},
                   {"use_combined_action", false},
                   {"force_speed", false},
-                  {"delta_button_config", std::string()},
+                  {"delta_button_config", NamedNumbers()},
                   {"episodic_life", false},
-                  {"game_variables", std::string()},
+                  {"game_variables", StringList()},
                   {"reward_mode", std::string("scenario")},
-                  {"reward_config", std::string()},
-                  {"selected_weapon_reward_config", std::string()},
+                  {"reward_config", NamedNumbers()},
+                  {"selected_weapon_reward_config", IntKeyedNumbers()},
                   {"weapon_duration", int64_t{5}},
                   {"engine_timeout", 30.0}};
   }

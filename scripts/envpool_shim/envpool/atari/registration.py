@@ -1,3 +1,3 @@
-from envpool_lite.spec import atari_games as _atari_games
+from envpool_lite.families.atari import atari_games as _atari_games
 
 atari_game_list = _atari_games()

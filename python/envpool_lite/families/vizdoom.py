@@ -1,4 +1,7 @@
-"""ViZDoom's assets from the installed vizdoom package, for the ViZDoom tasks.
+"""The ViZDoom family (cpp/envs/vizdoom/): the standard scenarios and
+VizdoomCustom-v1. This module fills in ViZDoom's assets from the installed
+vizdoom package, and turns the forms of its table options that users pass
+(EnvPool's dicts, or the string forms) into the typed values the env takes.
 
 The engine binary, vizdoom.pk3, freedoom2.wad and the scenarios ship with the
 vizdoom wheel (the exact version pyproject.toml pins; envpool_lite builds
@@ -16,9 +19,18 @@ import numbers
 import os
 import re
 import struct
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
+
+from envpool_lite import _core
+from envpool_lite.families import Family, task_ids
+
+def vizdoom_scenarios() -> list[str]:
+    """The standard ViZDoom scenarios ("basic", "deadly_corridor", ...), one
+    task each (Basic-v1, DeadlyCorridor-v1, ...)."""
+    return sorted({d["scenario"] for d in map(_core.task_defaults, task_ids("vizdoom")) if d.get("scenario")})
+
 
 # The paths this module fills in (or makes absolute).
 PATH_OPTIONS = ("vzd_path", "iwad_path", "cfg_path", "wad_path")
@@ -137,89 +149,142 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
-def _table(name: str, value: Any, example: str) -> Mapping | None:
-    """None for a string (taken as is), the mapping for a mapping, else
-    TypeError."""
-    if isinstance(value, str):
+# EnvPool 1.2.5's default tables for its reward (reward_mode="envpool"):
+# the tables make() fills in when the option is not given.
+ENVPOOL_REWARD_CONFIG: dict[str, tuple[float, float]] = {
+    "FRAGCOUNT": (1.0, -1.5), "KILLCOUNT": (1.0, 0.0), "DEATHCOUNT": (-0.75, 0.75),
+    "HITCOUNT": (0.01, -0.01), "DAMAGECOUNT": (0.003, -0.003), "HEALTH": (0.005, -0.003),
+    "ARMOR": (0.005, -0.001), "WEAPON0": (0.02, -0.01), "AMMO0": (0.0002, -0.0001),
+    "WEAPON1": (0.02, -0.01), "AMMO1": (0.0002, -0.0001), "WEAPON2": (0.02, -0.01),
+    "AMMO2": (0.0002, -0.0001), "WEAPON3": (0.1, -0.05), "AMMO3": (0.001, -0.0005),
+    "WEAPON4": (0.1, -0.05), "AMMO4": (0.001, -0.0005), "WEAPON5": (0.1, -0.05),
+    "AMMO5": (0.001, -0.0005), "WEAPON6": (0.2, -0.1), "AMMO6": (0.002, -0.001),
+    "WEAPON7": (0.2, -0.1), "AMMO7": (0.002, -0.001),
+}  # fmt: skip
+ENVPOOL_WEAPON_REWARD: dict[int, float] = {0: 0.0002, 1: 0.0002, 2: 0.0002, 3: 0.001, 4: 0.001, 5: 0.001, 6: 0.002, 7: 0.002}
+
+
+def _string_table(name: str, value: str, width: int, example: str) -> dict[str, list[str]] | None:
+    """The string form of a table option, "KEY:a:b,KEY:a:b" (entries split at
+    commas, semicolons or blanks; fields at ':'), as {KEY: [a, b]}: None for
+    "" (not given), {} for "none"."""
+    entries = _names(value)
+    if not entries:
         return None
+    if entries == ["none"]:
+        return {}
+    table: dict[str, list[str]] = {}
+    for entry in entries:
+        key, *fields = entry.split(":")
+        if len(fields) != width:
+            raise ValueError(f"{name} entry {entry!r} is not of the form {example}")
+        table[key] = fields
+    return table
+
+
+def _names(value: str) -> list[str]:
+    return [n for n in re.split(r"[,;\s]+", value) if n]
+
+
+def _number(name: str, key: Any, text: Any) -> float:
+    if isinstance(text, str):
+        try:
+            text = float(text)
+        except ValueError:
+            raise ValueError(f"{name}[{key!r}]: {text!r} is not a number") from None
+    if not _is_number(text):
+        raise TypeError(f"{name}[{key!r}] must be a number, got {text!r}")
+    return float(text)
+
+
+def _mapping(name: str, value: Any, example: str) -> Mapping:
     if not isinstance(value, Mapping):
         raise TypeError(f"{name} must be a dict {example} or its string form, got {type(value).__name__}")
     return value
 
 
-def reward_config_string(reward_config: Any) -> str:
-    """reward_config as the env takes it: "NAME:pos:neg,...".
-
-    Accepts that string, or EnvPool's dict {"HEALTH": (0.005, -0.003), ...}:
-    each step adds pos per unit the game variable rose and neg per unit it
-    fell (neg < 0 penalises a drop). A single number w means (w, -w), i.e.
-    w times the change either way. An empty dict is "none": no table (with
-    reward_mode="envpool", not even EnvPool's default one).
-    """
-    table = _table("reward_config", reward_config, "{'HEALTH': (pos, neg), ...}")
-    if table is None:
-        return reward_config
-    entries = []
-    for name, weights in table.items():
-        if not isinstance(name, str):
-            raise TypeError(f"reward_config keys must be game variable names (str), got {name!r}")
+def reward_config_table(value: Any) -> dict[str, tuple[float, float]] | None:
+    """reward_config as the env takes it, {NAME: (pos, neg)}: each step adds
+    pos per unit the game variable rose and neg per unit it fell (neg < 0
+    penalises a drop). Accepts EnvPool's dict {"HEALTH": (0.005, -0.003),
+    ...}, where a single number w means (w, -w), i.e. w times the change
+    either way; or the string form "HEALTH:0.005:-0.003,...". An empty dict
+    or "none" is an empty table (with reward_mode="envpool", not even
+    EnvPool's default one); "" is None: not given."""
+    name, example = "reward_config", "{'HEALTH': (pos, neg), ...}"
+    if isinstance(value, str):
+        value = _string_table(name, value, 2, '"NAME:pos:neg"')
+        if value is None:
+            return None
+    table = {}
+    for key, weights in _mapping(name, value, example).items():
+        if not isinstance(key, str):
+            raise TypeError(f"{name} keys must be game variable names (str), got {key!r}")
         if _is_number(weights):
-            pos, neg = float(weights), -float(weights)
-        else:
+            table[key] = (float(weights), -float(weights))
+            continue
+        if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray)) or len(weights) != 2:
+            raise TypeError(f"{name}[{key!r}] must be (pos, neg) or one number, got {weights!r}")
+        table[key] = (_number(name, key, weights[0]), _number(name, key, weights[1]))
+    return table
+
+
+def selected_weapon_reward_config_table(value: Any) -> dict[int, float] | None:
+    """selected_weapon_reward_config as the env takes it, {weapon slot:
+    reward} (slots 0-9), from that dict or the string form "3:0.001,...".
+    An empty dict or "none" is an empty table; "" is None: not given."""
+    name = "selected_weapon_reward_config"
+    if isinstance(value, str):
+        strings = _string_table(name, value, 1, '"slot:reward"')
+        if strings is None:
+            return None
+        value = {}
+        for slot, (reward,) in strings.items():
             try:
-                pos, neg = weights
-                if not (_is_number(pos) and _is_number(neg)):
-                    raise TypeError
-            except (TypeError, ValueError):
-                raise TypeError(f"reward_config[{name!r}] must be (pos, neg) or one number, got {weights!r}") from None
-            pos, neg = float(pos), float(neg)
-        entries.append(f"{name}:{pos!r}:{neg!r}")
-    return ",".join(entries) if entries else "none"
-
-
-def selected_weapon_reward_config_string(config: Any) -> str:
-    """selected_weapon_reward_config as the env takes it: "slot:reward,...",
-    from that string or EnvPool's dict {weapon slot: reward} (slots 0-9). An
-    empty dict is "none"."""
-    table = _table("selected_weapon_reward_config", config, "{weapon_slot: reward, ...}")
-    if table is None:
-        return config
-    entries = []
-    for slot, reward in table.items():
+                value[int(slot)] = reward
+            except ValueError:
+                raise ValueError(f"{name}: {slot!r} is not a weapon slot (0-9)") from None
+    table = {}
+    for slot, reward in _mapping(name, value, "{weapon_slot: reward, ...}").items():
         if not _is_int(slot):
-            raise TypeError(f"selected_weapon_reward_config keys must be weapon slots (int), got {slot!r}")
-        if not _is_number(reward):
-            raise TypeError(f"selected_weapon_reward_config[{slot!r}] must be a number, got {reward!r}")
-        entries.append(f"{int(slot)}:{float(reward)!r}")
-    return ",".join(entries) if entries else "none"
+            raise TypeError(f"{name} keys must be weapon slots (int), got {slot!r}")
+        table[int(slot)] = _number(name, slot, reward)
+    return table
 
 
-def delta_button_config_string(config: Any) -> str:
-    """delta_button_config as the env takes it: "NAME:num:min:max,...", from
-    that string or EnvPool's dict {"LOOK_UP_DOWN_DELTA": (num, min, max)}."""
-    table = _table("delta_button_config", config, "{'LOOK_UP_DOWN_DELTA': (num, min, max), ...}")
-    if table is None:
-        return config
-    entries = []
-    for name, setting in table.items():
-        if not isinstance(name, str):
-            raise TypeError(f"delta_button_config keys must be delta button names (str), got {name!r}")
+def delta_button_config_table(value: Any) -> dict[str, tuple[float, float, float]]:
+    """delta_button_config as the env takes it, {NAME: (num, min, max)}, from
+    that dict (EnvPool's) or the string form "LOOK_UP_DOWN_DELTA:11:-10:10"."""
+    name = "delta_button_config"
+    if isinstance(value, str):
+        value = _string_table(name, value, 3, '"NAME:num:min:max"') or {}
+    table = {}
+    for key, setting in _mapping(name, value, "{'LOOK_UP_DOWN_DELTA': (num, min, max), ...}").items():
+        if not isinstance(key, str):
+            raise TypeError(f"{name} keys must be delta button names (str), got {key!r}")
         try:
             num, low, high = setting
-            if not (_is_int(num) and _is_number(low) and _is_number(high)):
-                raise TypeError
         except (TypeError, ValueError):
-            raise TypeError(f"delta_button_config[{name!r}] must be (num: int, min, max), got {setting!r}") from None
-        entries.append(f"{name}:{int(num)}:{float(low)!r}:{float(high)!r}")
-    return ",".join(entries)
+            raise TypeError(f"{name}[{key!r}] must be (num: int, min, max), got {setting!r}") from None
+        if isinstance(num, str):
+            try:
+                num = int(num)
+            except ValueError:
+                raise ValueError(f"{name}[{key!r}]: num {num!r} is not an int") from None
+        if not _is_int(num):
+            raise TypeError(f"{name}[{key!r}] must be (num: int, min, max), got {setting!r}")
+        table[key] = (float(num), _number(name, key, low), _number(name, key, high))
+    return table
 
 
-# The dict options, each with its string form for the env.
-TABLE_OPTIONS = {
-    "reward_config": reward_config_string,
-    "selected_weapon_reward_config": selected_weapon_reward_config_string,
-    "delta_button_config": delta_button_config_string,
-}
+def game_variables_list(value: Any) -> list[str]:
+    """game_variables as the env takes it, a list of names, from a list or a
+    string of names separated by commas or blanks ("HEALTH, KILLCOUNT")."""
+    if isinstance(value, str):
+        return _names(value)
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"game_variables must be a list of game variable names (str), or one string of them, got {value!r}")
+    return list(value)
 
 
 def resolve_options(task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -232,9 +297,23 @@ def resolve_options(task_id: str, defaults: Mapping[str, Any], kwargs: dict[str,
     (EnvPool's default: GRAY8 is gray, anything else RGB); the deathmatch-only
     scenarios' tasks get DEATHMATCH_HOST_ARGS as their default game_args."""
     out = dict(kwargs)
-    for name, to_string in TABLE_OPTIONS.items():
-        if name in out:
-            out[name] = to_string(out[name])
+    if "game_variables" in out:
+        out["game_variables"] = game_variables_list(out["game_variables"])
+    if "delta_button_config" in out:
+        out["delta_button_config"] = delta_button_config_table(out["delta_button_config"])
+    # reward_mode="envpool": EnvPool's tables, unless given.
+    envpool_reward = out.get("reward_mode", defaults.get("reward_mode")) == "envpool"
+    for name, to_table, envpool_default in (
+        ("reward_config", reward_config_table, ENVPOOL_REWARD_CONFIG),
+        ("selected_weapon_reward_config", selected_weapon_reward_config_table, ENVPOOL_WEAPON_REWARD),
+    ):
+        table = to_table(out[name]) if out.get(name) is not None else None
+        if table is None:
+            out.pop(name, None)
+            if envpool_reward:
+                table = dict(envpool_default)
+        if table is not None:
+            out[name] = table
     for name in PATH_OPTIONS:
         value = out.get(name, defaults.get(name, ""))
         if isinstance(value, os.PathLike):
@@ -258,3 +337,11 @@ def resolve_options(task_id: str, defaults: Mapping[str, Any], kwargs: dict[str,
     if isinstance(out.get("map_id", ""), str) and isinstance(out.get("cfg_path"), str):
         check_map(out)
     return out
+
+
+class Vizdoom(Family):
+    def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        return resolve_options(task_id, defaults, kwargs)
+
+
+family = Vizdoom()

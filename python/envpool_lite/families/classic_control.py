@@ -1,32 +1,29 @@
-"""Pictures of the classic-control tasks, drawn by gymnasium's own renderer.
+"""The classic-control family (cpp/envs/classic_control/): gymnasium's
+CartPole, Acrobot, MountainCar(Continuous) and Pendulum, and EnvPool's
+"phys2d/" aliases. Its options are plain typed values; this module draws its
+pictures with gymnasium's own renderer.
 
 A pool's classic-control envs live in C++; their render() pictures are made
 here by handing each env's physical state (``_core.EnvPool.render_state``:
 the exact float64 or float32 values gymnasium's env would hold) to one
 gymnasium env of the same task made with ``render_mode="rgb_array"``, so a
 picture is the one gymnasium draws for that state, pixel for pixel. It draws
-into a pygame Surface, without a display. Imported only when a pool renders;
-needs pygame (``pip install envpool_lite[render]``).
+into a pygame Surface, without a display: pygame is imported only when a
+pool renders, and needed only then (``pip install envpool_lite[render]``).
 """
 
 from __future__ import annotations
 
 import math
 import os
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-# The gymnasium task whose renderer draws ours (same picture, same state).
-_GYMNASIUM_TASK = {
-    "CartPole-v0": "CartPole-v0",
-    "CartPole-v1": "CartPole-v1",
-    "Acrobot-v1": "Acrobot-v1",
-    "MountainCar-v0": "MountainCar-v0",
-    "MountainCarContinuous-v0": "MountainCarContinuous-v0",
-    "Pendulum-v0": "Pendulum-v1",
-    "Pendulum-v1": "Pendulum-v1",
-}
+from envpool_lite.families import Family
+
+if TYPE_CHECKING:
+    from envpool_lite.spec import EnvSpec
 
 
 def _set_cartpole(env, s: np.ndarray) -> None:
@@ -52,24 +49,31 @@ def _set_pendulum(env, s: np.ndarray) -> None:
     env.last_u = None if math.isnan(s[2]) else np.float32(s[2])
 
 
+# How a render state becomes the gymnasium env's state, by env name (a
+# task id without its "-vN").
 _SET_STATE: dict[str, Callable] = {
-    "CartPole-v0": _set_cartpole,
-    "CartPole-v1": _set_cartpole,
-    "Acrobot-v1": _set_acrobot,
-    "MountainCar-v0": _set_mountain_car,
-    "MountainCarContinuous-v0": _set_mountain_car_continuous,
-    "Pendulum-v0": _set_pendulum,
-    "Pendulum-v1": _set_pendulum,
+    "CartPole": _set_cartpole,
+    "Acrobot": _set_acrobot,
+    "MountainCar": _set_mountain_car,
+    "MountainCarContinuous": _set_mountain_car_continuous,
+    "Pendulum": _set_pendulum,
 }
 
 
-def _unaliased(task_id: str) -> str:
-    """EnvPool's "phys2d/" aliases draw as the task they alias."""
-    return task_id.removeprefix("phys2d/")
+def gymnasium_task(task_id: str) -> str:
+    """The gymnasium task whose renderer draws ours: the same id, without
+    EnvPool's "phys2d/" prefix (Pendulum-v0, EnvPool's, draws as
+    Pendulum-v1: the same picture of the same state)."""
+    task = task_id.removeprefix("phys2d/")
+    return "Pendulum-v1" if task == "Pendulum-v0" else task
+
+
+def _env_name(task_id: str) -> str:
+    return gymnasium_task(task_id).rsplit("-v", 1)[0]
 
 
 def can_render(task_id: str) -> bool:
-    return _unaliased(task_id) in _GYMNASIUM_TASK
+    return _env_name(task_id) in _SET_STATE
 
 
 class ClassicRenderer:
@@ -87,10 +91,10 @@ class ClassicRenderer:
             raise ImportError(f"rendering {task_id} needs pygame: pip install 'envpool_lite[render]'") from None
         import gymnasium
 
-        self._env = gymnasium.make(_GYMNASIUM_TASK[_unaliased(task_id)], render_mode="rgb_array").unwrapped
-        self._set_state = _SET_STATE[_unaliased(task_id)]
+        self._env = gymnasium.make(gymnasium_task(task_id), render_mode="rgb_array").unwrapped
+        self._set_state = _SET_STATE[_env_name(task_id)]
 
-    def draw(self, states: np.ndarray, env_ids: np.ndarray | None = None) -> np.ndarray:
+    def draw(self, states: np.ndarray, env_ids: np.ndarray) -> np.ndarray:
         """(n, H, W, 3) uint8 pictures of n states (rows of render_state;
         env_ids unused: a classic-control picture depends on the state only)."""
         frames = []
@@ -101,3 +105,15 @@ class ClassicRenderer:
 
     def close(self) -> None:
         self._env.close()
+
+
+class ClassicControl(Family):
+    def check_render(self, spec: EnvSpec) -> None:
+        if not can_render(spec.task_id):
+            raise ValueError(f"{spec.task_id} cannot be rendered")
+
+    def make_renderer(self, spec: EnvSpec) -> ClassicRenderer:
+        return ClassicRenderer(spec.task_id)
+
+
+family = ClassicControl()

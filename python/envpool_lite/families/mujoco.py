@@ -1,5 +1,6 @@
-"""The MuJoCo tasks' files: the MJCF models of the installed gymnasium
-package (gymnasium/envs/mujoco/assets) and the MuJoCo library of the
+"""The MuJoCo family (cpp/envs/mujoco/): gymnasium's MuJoCo tasks, v5 and
+v4. This module finds the family's files, the MJCF models of the installed
+gymnasium package (gymnasium/envs/mujoco/assets) and the MuJoCo library of the
 installed mujoco package (libmujoco.so.X, the exact version this build was
 made for, which the C++ envs load at make())."""
 
@@ -10,28 +11,15 @@ import glob
 import importlib.metadata
 import importlib.util
 import os
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
 from envpool_lite import _core
+from envpool_lite.families import Family
 
-# The tasks (each as -v5 and -v4).
-TASKS = (
-    "Ant",
-    "HalfCheetah",
-    "Hopper",
-    "Humanoid",
-    "HumanoidStandup",
-    "InvertedDoublePendulum",
-    "InvertedPendulum",
-    "Pusher",
-    "Reacher",
-    "Swimmer",
-    "Walker2d",
-)
-TASK_IDS = tuple(f"{t}-v{v}" for t in TASKS for v in (5, 4))
-
+if TYPE_CHECKING:
+    from envpool_lite.spec import EnvSpec
 
 def _package_dir(name: str) -> str | None:
     spec = importlib.util.find_spec(name)
@@ -81,15 +69,6 @@ def library_path(task_id: str) -> str:
     if not libs:
         raise ImportError(f"{task_id}: no libmujoco in the mujoco package at {root} (reinstall mujoco=={needed})")
     return libs[0]
-
-
-def resolve_paths(task_id: str, config: Mapping[str, Any], internal: Mapping[str, Any]) -> dict[str, str]:
-    """The internal options of a MuJoCo task: its model file (xml_file where
-    the task takes one) and the MuJoCo library."""
-    xml_file = config.get("xml_file", internal["mujoco_model"])
-    if not isinstance(xml_file, str) or not xml_file:
-        raise TypeError(f"option 'xml_file' must be a non-empty str, got {xml_file!r}")
-    return {"mujoco_lib": library_path(task_id), "mujoco_model": model_path(task_id, xml_file)}
 
 
 # --- rendering ----------------------------------------------------------------
@@ -227,3 +206,24 @@ def _pusher_v4_allowed():
         yield
     finally:
         mujoco.__version__ = version
+
+
+class Mujoco(Family):
+    # The model file (from xml_file where the task takes one, else the
+    # registration's) and the MuJoCo library, found here.
+    internal_options = frozenset({"mujoco_model", "mujoco_lib"})
+
+    def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
+        xml_file = config.get("xml_file", internal["mujoco_model"])
+        if not isinstance(xml_file, str) or not xml_file:
+            raise TypeError(f"option 'xml_file' must be a non-empty str, got {xml_file!r}")
+        return {**internal, "mujoco_lib": library_path(task_id), "mujoco_model": model_path(task_id, xml_file)}
+
+    def check_render(self, spec: EnvSpec) -> None:
+        gl_backend(spec.task_id)  # a clear error now if MuJoCo cannot render here
+
+    def make_renderer(self, spec: EnvSpec) -> MujocoRenderer:
+        return MujocoRenderer(spec)
+
+
+family = Mujoco()

@@ -1,0 +1,98 @@
+"""Families of tasks as plug-ins.
+
+A family is a folder of C++ envs, ``cpp/envs/<family>/`` (its tasks listed in
+its ``registration.cc``), and one Python module, ``envpool_lite.families.<family>``,
+that defines ``family``: an instance of a :class:`Family` subclass with the
+hooks the family needs. The C++ registry is the one list of tasks and says
+each task's family (``_core.task_family``); the generic layers (``spec.py``,
+``pool.py``, the faces, the Ray pool) reach a family only through
+:func:`plugin`, and name none. docs/adding-a-family.md walks through adding
+one.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
+
+import numpy as np
+
+from envpool_lite import _core
+
+if TYPE_CHECKING:
+    from envpool_lite.spec import EnvSpec
+
+
+class Renderer(Protocol):
+    """Draws the pictures of a task whose envs hand over a render state
+    (``Env::RenderState``) instead of drawing themselves in C++."""
+
+    def draw(self, states: np.ndarray, env_ids: np.ndarray) -> np.ndarray:
+        """(n, H, W, 3) uint8 pictures of n states (rows of
+        ``_core.EnvPool.render_state``) of the envs ``env_ids``."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class Family:
+    """The hooks of a family, each with a default that does nothing."""
+
+    #: Options the family's envs declare for make() to fill (asset paths, a
+    #: game name set by the registration), never the user: they are not
+    #: accepted from make(), listed in errors, or shown in ``config``.
+    internal_options: frozenset[str] = frozenset()
+
+    def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The user's make() options in the forms the family accepts
+        (EnvPool's, gymnasium's: dicts, strings, paths, None) turned into the
+        typed values its env takes (the type of each option's default).
+        Called before the options are checked; returns the new kwargs and
+        raises TypeError or ValueError naming a bad option."""
+        return kwargs
+
+    def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
+        """Values for the internal options (asset paths from the installed
+        packages), from the checked config and the registration's defaults."""
+        return internal
+
+    def check_render(self, spec: EnvSpec) -> None:
+        """Raise if ``spec``'s task cannot be rendered here (called at
+        make(render_mode="rgb_array") for tasks that do not draw in C++)."""
+        raise ValueError(f"{spec.task_id} cannot be rendered")
+
+    def make_renderer(self, spec: EnvSpec) -> Renderer:
+        """The renderer of a task that does not draw in C++."""
+        raise ValueError(f"{spec.task_id} cannot be rendered")
+
+
+def family_of(task_id: str) -> str:
+    """The family of a registered task ("atari", "toy_text", ...)."""
+    return _core.task_family(task_id)
+
+
+@functools.lru_cache(maxsize=None)
+def plugin(name: str) -> Family:
+    """The hooks of the family ``name`` (its module's ``family``), imported on
+    first use."""
+    module = importlib.import_module(f"envpool_lite.families.{name}")
+    family = module.family
+    if not isinstance(family, Family):
+        raise TypeError(f"envpool_lite.families.{name}.family must be a Family, got {type(family).__name__}")
+    return family
+
+
+def plugin_of(task_id: str) -> Family:
+    """The hooks of a task's family."""
+    return plugin(family_of(task_id))
+
+
+def names() -> list[str]:
+    """Every family that this build registers tasks of."""
+    return sorted({family_of(t) for t in _core.list_tasks()})
+
+
+def task_ids(name: str) -> list[str]:
+    """The task ids of one family."""
+    return sorted(t for t in _core.list_tasks() if family_of(t) == name)
