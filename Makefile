@@ -3,12 +3,30 @@
 PY := .venv/bin/python
 CPP_TEST_DIR := build/cpp-tests
 
-.PHONY: setup test test-cpp test-sanitizers test-python bench clean
+.PHONY: setup lint format test test-cpp test-sanitizers test-python bench clean
 
 setup:
 	bash scripts/setup.sh
 
 test: setup test-cpp test-sanitizers test-python
+
+# Code habits (CI runs this before `make test`): ruff's lint and format check
+# on the Python, mypy on the package, clang-format (.clang-format) on the
+# C++. The versions are pinned in pyproject.toml's [lint] extra.
+PY_SOURCES := python tests benchmarks trainers scripts
+CPP_SOURCES = $(shell git ls-files 'cpp/*.h' 'cpp/*.cc')
+lint: setup
+	.venv/bin/ruff check $(PY_SOURCES)
+	.venv/bin/ruff format --check $(PY_SOURCES)
+	.venv/bin/mypy
+	.venv/bin/clang-format --dry-run -Werror $(CPP_SOURCES)
+	@echo "lint: clean"
+
+# Applies the formatters (a reformat goes in its own commit).
+format:
+	.venv/bin/ruff check --fix $(PY_SOURCES)
+	.venv/bin/ruff format $(PY_SOURCES)
+	.venv/bin/clang-format -i $(CPP_SOURCES)
 
 # C++ unit tests of the queues and the pool (no Python involved).
 test-cpp:

@@ -509,7 +509,8 @@ class Progress:
         self._bar = None
         if sys.stdout.isatty():
             try:
-                from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+                from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+                from rich.progress import Progress as RichProgress
 
                 self._bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
                 self._bar.start()
@@ -628,7 +629,7 @@ def main(argv: list[str] | None = None) -> dict:
             progress.note(f"{task.name}: single-thread limit {limits[task.name]:,.0f} steps/s")
             for cfg in task_configs(task):
                 rates: dict[str, list[float]] = {s: [] for s in systems}
-                for r in range(repeats):
+                for _r in range(repeats):
                     for system in systems:  # interleaved: noise hits every system alike
                         what = f"{task.name} {cfg.label()} {system}"
                         if (task.name, system, cfg.label()) in skipped:

@@ -52,4 +52,4 @@ fi
 # wheel that pyproject.toml pins and numpy's random C library: both must be
 # in the venv before the build.
 .venv/bin/python -m pip install -q numpy "$(grep -o '"mujoco==[^"]*"' pyproject.toml | head -1 | tr -d '"')"
-.venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench,trainers,render,ray]"
+.venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench,trainers,render,ray,lint]"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
 import time
 from pathlib import Path

@@ -284,7 +284,7 @@ def test_bilinear_resize_matches_opencv():
     obs, _ = env.reset()
     worst = 0
     rng = np.random.default_rng(0)
-    for t in range(300):
+    for _t in range(300):
         expected = cv2.resize(ale.getScreenGrayscale(), (84, 84), interpolation=cv2.INTER_LINEAR)
         worst = max(worst, int(np.abs(obs[0, 0].astype(np.int16) - expected).max()))
         a = int(rng.integers(len(actions)))
@@ -332,7 +332,7 @@ def test_episodic_life():
     rng = np.random.default_rng(1)
     lives_lost = game_overs = 0
     prev_elapsed, prev_lives, prev_end = 0, 5, None
-    for t in range(4000):
+    for _t in range(4000):
         obs, rew, term, trunc, info = env.step(rng.integers(0, 4, 1).astype(np.int32))
         lives, elapsed, over = int(info["lives"][0]), int(info["elapsed_step"][0]), bool(info["terminated"][0])
         if prev_end == "game over":  # a new game: a full reset
@@ -362,7 +362,7 @@ def test_zero_discount_on_life_loss():
     env.reset()
     rng = np.random.default_rng(2)
     lives, zero = 5, 0
-    for t in range(1500):
+    for _t in range(1500):
         ts = env.step(rng.integers(0, 4, 1).astype(np.int32))
         new = int(ts.observation.lives[0])
         if ts.first()[0]:
@@ -396,7 +396,7 @@ def test_max_episode_steps():
     env = envpool_lite.make("Pong-v5", num_envs=2, seed=0, max_episode_steps=50)
     env.reset()
     outs = play(env, 120)
-    for t, (obs, rew, term, trunc, info) in enumerate(outs):
+    for _t, (_obs, _rew, term, trunc, info) in enumerate(outs):
         elapsed = info["elapsed_step"]
         np.testing.assert_array_equal(trunc, elapsed == 50)
         assert not term.any()

@@ -13,12 +13,12 @@ vacuously.
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.envs.classic_control import PendulumEnv
 
 import envpool_lite
 
 # gymnasium's passive env checker notes and old-version warnings, not ours.
 pytestmark = pytest.mark.usefixtures("quiet_gymnasium")
-from gymnasium.envs.classic_control import PendulumEnv
 
 TASKS = ["CartPole-v0", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1"]
 
@@ -193,7 +193,7 @@ class PendulumV0(PendulumEnv):
 
     def step(self, u):
         th, thdot = self.state
-        g, m, l, dt = self.g, self.m, self.l, self.dt
+        g, m, l, dt = self.g, self.m, self.l, self.dt  # noqa: E741 (gymnasium's names)
         u = np.clip(u, -self.max_torque, self.max_torque)[0]
         self.last_u = u
         costs = ((th + np.pi) % (2 * np.pi) - np.pi) ** 2 + 0.1 * thdot**2 + 0.001 * (u**2)

@@ -19,12 +19,11 @@ from pathlib import Path
 import numpy as np
 import psutil
 import pytest
+import ray  # the [ray] extra: scripts/setup.sh installs it
+from ray.cluster_utils import Cluster
 
 import envpool_lite
 from envpool_lite import distributed
-
-import ray  # the [ray] extra: scripts/setup.sh installs it
-from ray.cluster_utils import Cluster
 
 NODES = 3
 CPUS_PER_NODE = 2  # Ray's logical CPUs: each worker reserves one

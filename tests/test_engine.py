@@ -228,7 +228,7 @@ def test_continue_game_keeps_the_time_limit_per_game(make):
     obs, info = env.reset()
     assert info["lives"][0] == 3 and info["episode"][0] == 0
     seen = []
-    for t in range(15):
+    for _t in range(15):
         obs, rew, term, trunc, info = env.step(np.zeros(1, np.int32))
         seen.append((bool(term[0]), int(info["lives"][0]), int(info["episode"][0]), int(info["elapsed_step"][0])))
     # Lives 3 -> 2 -> 1 -> 0 every 4 steps, same game (episode 0); the step
@@ -247,7 +247,7 @@ def test_continue_game_keeps_the_time_limit_per_game(make):
 def test_time_limit_ends_the_whole_game(make):
     env = make("Dummy-v0", num_envs=1, seed=0, lives=100, episode_length=3, max_episode_steps=10)
     env.reset()
-    for t in range(30):
+    for _t in range(30):
         obs, rew, term, trunc, info = env.step(np.zeros(1, np.int32))
         if trunc[0]:
             break

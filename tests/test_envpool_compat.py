@@ -75,7 +75,7 @@ def test_spec_surface():
     with pytest.raises(AttributeError):
         spec.config.num_envs = 5
     with pytest.raises(AttributeError, match="no option"):
-        spec.config.nonexistent
+        _ = spec.config.nonexistent
     assert dict(spec.config)["seed"] == 42
     actions = spec.action_array_spec
     assert list(actions) == ["env_id", "players.env_id", "action"]
@@ -102,7 +102,7 @@ def test_dm_face_is_a_dm_env_with_matching_structure():
         tree.assert_same_structure(spec, ts.observation)
         # Acme-style: one spec per leaf validates that leaf of every env.
         for i in range(2):
-            tree.map_structure(lambda s, x: s.validate(np.asarray(x[i])), spec, ts.observation)
+            tree.map_structure(lambda s, x, i=i: s.validate(np.asarray(x[i])), spec, ts.observation)
             env.reward_spec().validate(ts.reward[i])
             env.discount_spec().validate(ts.discount[i])
         np.testing.assert_array_equal(ts.observation.players.env_id, ts.observation.env_id)

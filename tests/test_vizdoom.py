@@ -260,7 +260,7 @@ def test_gray8_is_a_function_of_the_rgb_screen(tmp_path, monkeypatch):
     gray_game = reference_game("deadly_corridor.cfg", 4, "GRAY8")
     try:
         rng = np.random.default_rng(0)
-        for t in range(40):
+        for t in range(40):  # noqa: B007 (read after the loop)
             if rgb_game.is_episode_finished():
                 break
             r, g, b = rgb_game.get_state().screen_buffer.astype(np.float64)

@@ -59,8 +59,9 @@ import torch
 import torch.nn as nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import envpool_lite  # noqa: E402
 from vtrace import vtrace  # noqa: E402
+
+import envpool_lite  # noqa: E402
 
 
 # --- hyperparameters ------------------------------------------------------------

@@ -6,13 +6,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from envpool_lite import families
 from envpool_lite._core import EnvStepError
 from envpool_lite.dm_api import DmEnvPool
 from envpool_lite.gym_api import GymEnvPool
 from envpool_lite.gymnasium_api import GymnasiumEnvPool
+from envpool_lite.pool import EnvPoolBase
 from envpool_lite.spec import EnvSpec, list_all_envs, make_spec
 
 __version__ = "0.1.0"
@@ -50,7 +51,7 @@ def make_dm(task_id: str, render_mode: str | None = None, **kwargs: Any) -> DmEn
     return DmEnvPool(make_spec(task_id, **kwargs), render_mode)
 
 
-_MAKERS = {"gymnasium": make_gymnasium, "gym": make_gym, "dm": make_dm, "dm_env": make_dm}
+_MAKERS: dict[str, Callable[..., EnvPoolBase]] = {"gymnasium": make_gymnasium, "gym": make_gym, "dm": make_dm, "dm_env": make_dm}
 
 
 def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any):

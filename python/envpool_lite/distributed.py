@@ -213,8 +213,8 @@ class DistributedPool:
             )
         starts = [n * w // k for w in range(k + 1)]
         try:
-            for w in range(k):
-                start, stop = starts[w], starts[w + 1]
+            for index in range(k):
+                start, stop = starts[index], starts[index + 1]
                 local_batch = stop - start if self._sync else min(stop - start, self._batch_size)
                 handle = actor.remote(
                     spec.task_id,
@@ -226,7 +226,7 @@ class DistributedPool:
                     same_step_autoreset,
                     start,
                 )
-                self._workers.append(_Worker(w, handle, start, stop, local_batch))
+                self._workers.append(_Worker(index, handle, start, stop, local_batch))
             self._starts = np.array(starts[:-1])
             refs = [w.handle.describe.remote() for w in self._workers]
             ready, pending = ray.wait(refs, num_returns=len(refs), timeout=None if math.isinf(self._start_timeout) else self._start_timeout)
@@ -396,6 +396,7 @@ class DistributedPool:
             if reset:
                 args = (local, None if seeds is None else seeds[mask].tolist(), None, None)
             else:
+                assert actions is not None
                 args = (None, None, actions[mask], local)
             if w.probe is not None:
                 w.deferred.append((args, len(local)))  # sent once it has restarted
@@ -529,7 +530,7 @@ class DistributedPool:
             self._in_flight[waiting] = False
             err = _core.EnvStepError(f"{w} could not be restarted ({w.dead}); envs {_span(waiting)} were not stepped. Close the pool and make a new one.")
             err.env_ids, err.dropped_env_ids = waiting, list(waiting)
-            raise err
+            raise err from e
         w.probe = None
         w.last_progress = time.monotonic()
         deferred, w.deferred = w.deferred, []
@@ -608,6 +609,7 @@ class DistributedPool:
                     if out is None:
                         out = np.empty((len(ids), *part.shape[1:]), part.dtype)
                     out[mask] = part
+            assert out is not None  # ids is not empty
             return out
 
 

@@ -20,6 +20,7 @@ def _to_gym_space(space: gymnasium.spaces.Space):
         return space
     if isinstance(space, gymnasium.spaces.Discrete):
         return gym.spaces.Discrete(int(space.n))
+    assert isinstance(space, gymnasium.spaces.Box)
     return gym.spaces.Box(low=space.low, high=space.high, shape=space.shape, dtype=space.dtype)
 
 

@@ -35,7 +35,10 @@ def parse_autoreset_mode(mode: Any) -> AutoresetMode:
     return mode
 
 
-class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
+# gymnasium's VectorEnv and Env disagree on np_random_seed, and on spec and
+# __exit__ with EnvPoolBase (whose spec is always an EnvSpec): one object is
+# both, as EnvPool's pool is.
+class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):  # type: ignore[misc]
     """A pool with gymnasium's vector API (a gymnasium.vector.VectorEnv, and
     a gymnasium.Env as EnvPool's pool is).
 
@@ -120,7 +123,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env):
     def _expand_info(self, info: dict, ids: np.ndarray, mask: np.ndarray) -> dict:
         """Rows for every env, and gymnasium's "_<key>" masks (nested dicts,
         like players, get their own)."""
-        expanded = {}
+        expanded: dict[str, Any] = {}
         for key, value in info.items():
             if isinstance(value, dict):
                 expanded[key] = self._expand_info(value, ids, mask)

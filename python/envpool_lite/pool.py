@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -11,6 +11,33 @@ from envpool_lite import _core, families
 from envpool_lite.spec import EnvSpec, seeds_for
 
 RENDER_MODES = ("rgb_array",)
+
+
+class RawPool(Protocol):
+    """What the faces need of a pool: the interface of the C++ pool
+    (``_core.EnvPool``), which the pool over a Ray cluster
+    (``distributed.DistributedPool``) has too; mypy checks that both
+    satisfy it (EnvPoolBase.__init__ assigns either to a RawPool)."""
+
+    @property
+    def field_names(self) -> list[str]: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def batch_size(self) -> int: ...
+    @property
+    def num_threads(self) -> int: ...
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def in_flight(self) -> int: ...
+    def send(self, action: Any, env_id: Any = None) -> None: ...
+    def send_reset(self, env_id: Any = None, seeds: Any = None) -> None: ...
+    def recv(self, timeout: Any = None) -> tuple[np.ndarray, ...]: ...
+    def step(self, action: Any, env_id: Any = None, timeout: Any = None) -> tuple[np.ndarray, ...]: ...
+    def render(self, env_id: Any) -> np.ndarray: ...
+    def render_state(self, env_id: Any) -> np.ndarray: ...
+    def close(self) -> None: ...
 
 
 def _action_and_ids(action: Any, env_id: Any):
@@ -55,7 +82,7 @@ class EnvPoolBase:
             # Spread over Ray actors; Ray is imported only here.
             from envpool_lite.distributed import DistributedPool
 
-            self._pool = DistributedPool(spec, self._same_step_autoreset)
+            self._pool: RawPool = DistributedPool(spec, self._same_step_autoreset)
         else:
             self._pool = _core.EnvPool(
                 spec.task_id,

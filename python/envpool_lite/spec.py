@@ -8,8 +8,9 @@ import difflib
 import functools
 import operator
 import os
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -343,13 +344,13 @@ class EnvSpec:
         return f"EnvSpec({self.task_id!r}, {dict(self.config)})"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def state_type(fields: tuple[str, ...]):
     """The namedtuple of a dm_env observation (EnvPool's "State")."""
     return collections.namedtuple("State", fields)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def players_type():
     """The namedtuple of the per-player fields (EnvPool's "players")."""
     return collections.namedtuple("Players", ["env_id"])

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-from typing import TYPE_CHECKING, Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -72,7 +73,7 @@ def family_of(task_id: str) -> str:
     return _core.task_family(task_id)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def plugin(name: str) -> Family:
     """The hooks of the family ``name`` (its module's ``family``), imported on
     first use."""

@@ -5,7 +5,8 @@ package at make()."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from envpool_lite import _core
 from envpool_lite.families import Family, task_ids
@@ -14,7 +15,7 @@ from envpool_lite.families import Family, task_ids
 def atari_games() -> list[str]:
     """The Atari games (ALE's ROM names: "pong", "space_invaders", ...), one
     task each (Pong-v5, SpaceInvaders-v5, ...)."""
-    return sorted(_core.task_defaults(t)["game"] for t in task_ids("atari"))
+    return sorted(str(_core.task_defaults(t)["game"]) for t in task_ids("atari"))
 
 
 def rom_path(task_id: str, game: str) -> str:

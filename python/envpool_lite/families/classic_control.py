@@ -100,7 +100,7 @@ class ClassicRenderer:
         frames = []
         for state in states:
             self._set_state(self._env, state)
-            frames.append(self._env.render())
+            frames.append(np.asarray(self._env.render()))
         return np.stack(frames)
 
     def close(self) -> None:

@@ -11,7 +11,8 @@ import glob
 import importlib.metadata
 import importlib.util
 import os
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 

@@ -19,17 +19,19 @@ import numbers
 import os
 import re
 import struct
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from envpool_lite import _core
 from envpool_lite.families import Family, task_ids
 
+
 def vizdoom_scenarios() -> list[str]:
     """The standard ViZDoom scenarios ("basic", "deadly_corridor", ...), one
     task each (Basic-v1, DeadlyCorridor-v1, ...)."""
-    return sorted({d["scenario"] for d in map(_core.task_defaults, task_ids("vizdoom")) if d.get("scenario")})
+    return sorted({str(d["scenario"]) for d in map(_core.task_defaults, task_ids("vizdoom")) if d.get("scenario")})
 
 
 # The paths this module fills in (or makes absolute).
@@ -73,12 +75,14 @@ DEATHMATCH_SCENARIOS = frozenset({"cig", "multi_duel"})
 DEATHMATCH_HOST_ARGS = "-host 1 -deathmatch +sv_forcerespawn 1 +sv_noautoaim 1 +sv_respawnprotect 1 +sv_spawnfarthest 1 +sv_nocrouch 1"
 
 
-def cfg_value(cfg_path: str, keys: tuple[str, ...]) -> str | None:
+def cfg_value(cfg_path: str | None, keys: tuple[str, ...]) -> str | None:
     """The value a ViZDoom cfg sets for one of `keys` (lower-cased keys, the
     value as written), or None when it sets none (or the file cannot be
     read). Read as ViZDoom's config loader reads it: `key = value` lines,
     blanks collapsed, `#` comment lines, case-insensitive keys, the last value
     wins."""
+    if cfg_path is None:
+        return None
     try:
         with open(cfg_path, encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
@@ -95,7 +99,7 @@ def cfg_value(cfg_path: str, keys: tuple[str, ...]) -> str | None:
     return found
 
 
-def cfg_screen_format(cfg_path: str) -> str | None:
+def cfg_screen_format(cfg_path: str | None) -> str | None:
     """The screen_format a ViZDoom cfg sets (lower case, e.g. "gray8"), or
     None when it sets none or an unknown one."""
     value = cfg_value(cfg_path, ("screen_format", "screenformat"))

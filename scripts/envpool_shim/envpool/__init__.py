@@ -10,17 +10,21 @@ env_type="gym")` gives. See README.md, "Differences from EnvPool".
 
 from envpool_lite import (  # noqa: F401
     DmEnvPool as DMEnvPool,
+)
+from envpool_lite import (
     EnvSpec,
     GymnasiumEnvPool,
+    __version__,  # noqa: F401
     list_all_envs,
     make,
     make_dm,
     make_gymnasium,
-    make_gymnasium as make_gym,
     make_spec,
 )
 from envpool_lite import GymnasiumEnvPool as EnvPool  # noqa: F401
-from envpool_lite import __version__  # noqa: F401
+from envpool_lite import (
+    make_gymnasium as make_gym,
+)
 
 # EnvPool's public names, in EnvPool's order, less `register` (envpool_lite
 # has no registry to add tasks to).
