@@ -414,10 +414,22 @@ def run_ale_vector(task: Task, cfg: Config, steps: int) -> float:
     except Exception as e:
         raise Skip(f"ale_py.vector_env not importable ({type(e).__name__})") from None
     env = AtariVectorEnv(
-        task.atari_game, cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads,
-        frameskip=task.frame_skip, stack_num=4, img_height=84, img_width=84, grayscale=True, maxpool=True,
-        noop_max=30, use_fire_reset=True, episodic_life=False, reward_clipping=False,
-        repeat_action_probability=0.0, max_num_frames_per_episode=27000 * task.frame_skip,
+        task.atari_game,
+        cfg.num_envs,
+        batch_size=cfg.batch_size,
+        num_threads=cfg.num_threads,
+        frameskip=task.frame_skip,
+        stack_num=4,
+        img_height=84,
+        img_width=84,
+        grayscale=True,
+        maxpool=True,
+        noop_max=30,
+        use_fire_reset=True,
+        episodic_life=False,
+        reward_clipping=False,
+        repeat_action_probability=0.0,
+        max_num_frames_per_episode=27000 * task.frame_skip,
     )
     rng = np.random.default_rng(0)
     actions = _random_actions(task, cfg.batch_size, rng)
@@ -705,7 +717,9 @@ def print_table(report: dict) -> None:
         if r["system"].startswith("ray_") and key in own:  # the distributed pool: against the in-process one
             ratio += f" ({r['steps_per_s'] / own[key]:.0%} of in-process)"
         spread = f"{r['min']:,.0f}-{r['max']:,.0f}"
-        table.append([r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]), r["system"], f"{r['steps_per_s']:,.0f}", f"{r['frames_per_s']:,.0f}", spread, ratio, f"{r['efficiency']:.0%}"])
+        table.append(
+            [r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]), r["system"], f"{r['steps_per_s']:,.0f}", f"{r['frames_per_s']:,.0f}", spread, ratio, f"{r['efficiency']:.0%}"]
+        )
     limits = ", ".join(f"{t} {v:,.0f} steps/s" for t, v in report["single_thread_limit_steps_per_s"].items())
     title = f"Throughput on {report['machine']['cpu']} ({report['machine']['cores']} cores), median of {report['repeats']}; single-thread C++ limit: {limits}"
     try:

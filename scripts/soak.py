@@ -70,12 +70,23 @@ def long_run(task: str, steps: int, num_envs: int, batch_size: int) -> dict:
     blocks = env._pool.blocks_allocated
     env.close()
     growth = (rss_end - rss_warm) / rss_warm
-    return {"task": task, "steps": done_steps, "seconds": round(elapsed, 1), "steps_per_s": round(done_steps / elapsed), "rss_warm_mb": round(rss_warm, 1), "rss_end_mb": round(rss_end, 1), "rss_growth": round(growth, 4), "blocks_allocated": blocks, "ok": growth < 0.05}
+    return {
+        "task": task,
+        "steps": done_steps,
+        "seconds": round(elapsed, 1),
+        "steps_per_s": round(done_steps / elapsed),
+        "rss_warm_mb": round(rss_warm, 1),
+        "rss_end_mb": round(rss_end, 1),
+        "rss_growth": round(growth, 4),
+        "blocks_allocated": blocks,
+        "ok": growth < 0.05,
+    }
 
 
 def cycles(task: str, count: int) -> dict:
     """Creates, steps and closes a pool `count` times; resources must return
     to where they started."""
+
     def once():
         env = envpool_lite.make(task, num_envs=2, batch_size=1, num_threads=2, seed=0)
         env.async_reset()

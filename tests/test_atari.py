@@ -85,9 +85,22 @@ def test_spec_and_defaults():
     spec = envpool_lite.make_spec("Pong-v5")
     c = spec.config
     expected = dict(
-        stack_num=4, frame_skip=4, noop_max=30, episodic_life=False, zero_discount_on_life_loss=False, reward_clip=False,
-        use_fire_reset=True, img_height=84, img_width=84, gray_scale=True, repeat_action_probability=0.0,
-        full_action_space=False, use_inter_area_resize=True, max_episode_steps=27000, mode=-1, difficulty=-1,
+        stack_num=4,
+        frame_skip=4,
+        noop_max=30,
+        episodic_life=False,
+        zero_discount_on_life_loss=False,
+        reward_clip=False,
+        use_fire_reset=True,
+        img_height=84,
+        img_width=84,
+        gray_scale=True,
+        repeat_action_probability=0.0,
+        full_action_space=False,
+        use_inter_area_resize=True,
+        max_episode_steps=27000,
+        mode=-1,
+        difficulty=-1,
     )
     for k, v in expected.items():
         assert c[k] == v, k
@@ -111,9 +124,16 @@ def test_spec_and_defaults():
 @pytest.mark.parametrize(
     "options",
     [
-        dict(stack_num=0), dict(frame_skip=0), dict(noop_max=-1), dict(img_height=0), dict(img_width=-3),
-        dict(repeat_action_probability=-0.1), dict(repeat_action_probability=1.5), dict(mode=999),
-        dict(difficulty=999), dict(max_episode_steps=0),
+        dict(stack_num=0),
+        dict(frame_skip=0),
+        dict(noop_max=-1),
+        dict(img_height=0),
+        dict(img_width=-3),
+        dict(repeat_action_probability=-0.1),
+        dict(repeat_action_probability=1.5),
+        dict(mode=999),
+        dict(difficulty=999),
+        dict(max_episode_steps=0),
     ],
 )
 def test_invalid_options_raise_value_error(options):
@@ -144,9 +164,20 @@ def check_raw_frames(game, seed, steps, gray=False, repeat_action_probability=0.
     and render() (the colour screen, whatever the observation's format)."""
     kwargs = {} if mode is None else dict(mode=mode, difficulty=difficulty)
     env = envpool_lite.make(
-        task_id(game), num_envs=1, seed=seed, img_height=210, img_width=160, gray_scale=gray, stack_num=1,
-        frame_skip=1, noop_max=0, use_fire_reset=False, repeat_action_probability=repeat_action_probability,
-        max_episode_steps=10**6, render_mode="rgb_array", **kwargs,
+        task_id(game),
+        num_envs=1,
+        seed=seed,
+        img_height=210,
+        img_width=160,
+        gray_scale=gray,
+        stack_num=1,
+        frame_skip=1,
+        noop_max=0,
+        use_fire_reset=False,
+        repeat_action_probability=repeat_action_probability,
+        max_episode_steps=10**6,
+        render_mode="rgb_array",
+        **kwargs,
     )
     ale = ale_interface(game, seed, repeat_action_probability, mode, difficulty)
     actions = ale.getMinimalActionSet()

@@ -9,7 +9,6 @@ checks that it saw the endings it is meant to cover, so none can pass
 vacuously.
 """
 
-
 import gymnasium
 import numpy as np
 import pytest
@@ -96,7 +95,6 @@ def run_side_by_side(task, num_envs, seed, steps, policy, env_kwargs=None, seed_
     finally:
         ours.close()
         ref.close()
-
 
 
 @pytest.mark.parametrize("task", TASKS)

@@ -17,7 +17,6 @@ pytestmark = pytest.mark.usefixtures("quiet_gymnasium")
 CLASSIC = ["CartPole-v0", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1"]
 
 
-
 @pytest.mark.parametrize("task", CLASSIC)
 def test_classic_pictures_equal_gymnasium_render(task):
     """Same seed, same actions: every env's picture equals the one

@@ -595,13 +595,35 @@ def test_channels_follow_the_cfg(tmp_path):
 
 # EnvPool 1.2.5's default reward tables (envpool/vizdoom/vizdoom_env.h).
 ENVPOOL_REWARD_CONFIG = {
-    "FRAGCOUNT": (1, -1.5), "KILLCOUNT": (1, 0), "DEATHCOUNT": (-0.75, 0.75), "HITCOUNT": (0.01, -0.01),
-    "DAMAGECOUNT": (0.003, -0.003), "HEALTH": (0.005, -0.003), "ARMOR": (0.005, -0.001),
+    "FRAGCOUNT": (1, -1.5),
+    "KILLCOUNT": (1, 0),
+    "DEATHCOUNT": (-0.75, 0.75),
+    "HITCOUNT": (0.01, -0.01),
+    "DAMAGECOUNT": (0.003, -0.003),
+    "HEALTH": (0.005, -0.003),
+    "ARMOR": (0.005, -0.001),
     **{f"WEAPON{i}": w for i, w in enumerate([(0.02, -0.01)] * 3 + [(0.1, -0.05)] * 3 + [(0.2, -0.1)] * 2)},
     **{f"AMMO{i}": w for i, w in enumerate([(0.0002, -0.0001)] * 3 + [(0.001, -0.0005)] * 3 + [(0.002, -0.001)] * 2)},
 }
 ENVPOOL_WEAPON_REWARD = {0: 0.0002, 1: 0.0002, 2: 0.0002, 3: 0.001, 4: 0.001, 5: 0.001, 6: 0.002, 7: 0.002}
-ENVPOOL_VARIABLES = ["AMMO2", "AMMO3", "AMMO4", "AMMO5", "AMMO6", "AMMO7", "ARMOR", "DAMAGECOUNT", "DEATHCOUNT", "FRAGCOUNT", "HEALTH", "HITCOUNT", "KILLCOUNT", "SELECTED_WEAPON", "SELECTED_WEAPON_AMMO", "USER2"]
+ENVPOOL_VARIABLES = [
+    "AMMO2",
+    "AMMO3",
+    "AMMO4",
+    "AMMO5",
+    "AMMO6",
+    "AMMO7",
+    "ARMOR",
+    "DAMAGECOUNT",
+    "DEATHCOUNT",
+    "FRAGCOUNT",
+    "HEALTH",
+    "HITCOUNT",
+    "KILLCOUNT",
+    "SELECTED_WEAPON",
+    "SELECTED_WEAPON_AMMO",
+    "USER2",
+]
 
 
 def envpool_reward(names, prev, cur, weapon, duration=5):

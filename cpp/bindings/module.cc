@@ -8,13 +8,13 @@
 
 #include <chrono>
 #include <cmath>
-#include <random>
-#include <sstream>
-#include <type_traits>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <random>
+#include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/env_pool.h"
@@ -36,7 +36,8 @@ py::object OptionToPy(const OptionValue& v) {
   if (auto* t = std::get_if<StringList>(&v)) return py::tuple(py::cast(*t));
   if (auto* t = std::get_if<NamedNumbers>(&v)) {
     py::dict out;
-    for (const auto& [k, numbers] : *t) out[py::str(k)] = py::tuple(py::cast(numbers));
+    for (const auto& [k, numbers] : *t)
+      out[py::str(k)] = py::tuple(py::cast(numbers));
     return std::move(out);
   }
   py::dict out;
@@ -88,8 +89,8 @@ OptionValue OptionFromPy(const std::string& name, const py::handle& h,
     try {
       return h.cast<int64_t>();
     } catch (const py::cast_error&) {
-      throw py::value_error("option '" + name + "' = " +
-                            std::string(py::str(h)) +
+      throw py::value_error("option '" + name +
+                            "' = " + std::string(py::str(h)) +
                             " does not fit a 64-bit int");
     }
   }
@@ -195,8 +196,9 @@ void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
           // in range are those actions; anything else is an error.
           const double v = static_cast<double>(src[i]);
           if (!(v == std::floor(v) && v >= 0 &&
-                (spec.num_values > 0 ? v < static_cast<double>(spec.num_values)
-                                     : v <= std::numeric_limits<int32_t>::max()))) {
+                (spec.num_values > 0
+                     ? v < static_cast<double>(spec.num_values)
+                     : v <= std::numeric_limits<int32_t>::max()))) {
             std::ostringstream msg;
             msg << "action " << v << " is not one of Discrete("
                 << spec.num_values << ") (a float action must be a whole "
@@ -218,14 +220,16 @@ void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
                             std::numeric_limits<int32_t>::max());
           } else {
             ok = spec.num_values > 0
-                     ? static_cast<uint64_t>(v) < static_cast<uint64_t>(spec.num_values)
-                     : static_cast<uint64_t>(v) <= static_cast<uint64_t>(
-                                                       std::numeric_limits<int32_t>::max());
+                     ? static_cast<uint64_t>(v) <
+                           static_cast<uint64_t>(spec.num_values)
+                     : static_cast<uint64_t>(v) <=
+                           static_cast<uint64_t>(
+                               std::numeric_limits<int32_t>::max());
           }
           if (!ok) {
-            throw py::value_error(
-                "action " + std::to_string(v) + " out of range for Discrete(" +
-                std::to_string(spec.num_values) + ")");
+            throw py::value_error("action " + std::to_string(v) +
+                                  " out of range for Discrete(" +
+                                  std::to_string(spec.num_values) + ")");
           }
           out[i] = static_cast<int32_t>(v);
         }
@@ -239,7 +243,8 @@ void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
       for (std::size_t i = 0; i < n; ++i) {
         if (spec.dtype == DType::kFloat32) {
           const float v = static_cast<float>(src[i]);
-          if (!std::isfinite(v)) ThrowNonFinite(static_cast<double>(src[i]), "float32");
+          if (!std::isfinite(v))
+            ThrowNonFinite(static_cast<double>(src[i]), "float32");
           reinterpret_cast<float*>(dst)[i] = v;
         } else {
           const double v = static_cast<double>(src[i]);
@@ -257,7 +262,7 @@ void ConvertAction(const Src* src, std::size_t n, const ArraySpec& spec,
 // Validates `action` (n actions of `spec`) and writes them to `dst` in the
 // spec's dtype; raises before writing on a bad shape, dtype or value.
 void ConvertActionsInto(const ArraySpec& spec, const py::object& action,
-                      std::size_t n, char* dst) {
+                        std::size_t n, char* dst) {
   // Aligned and in this machine's byte order: a big-endian array is
   // converted (by numpy), never read as if it were little-endian.
   py::array arr = py::array::ensure(
@@ -268,15 +273,18 @@ void ConvertActionsInto(const ArraySpec& spec, const py::object& action,
   py::dtype dt = arr.dtype();
   const bool foreign_order =
       dt.byteorder() == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? '>' : '<');
-  const bool odd_float = dt.kind() == 'f' && dt.itemsize() != 4 && dt.itemsize() != 8;
+  const bool odd_float =
+      dt.kind() == 'f' && dt.itemsize() != 4 && dt.itemsize() != 8;
   if (foreign_order || odd_float) {
-    arr = py::array(arr.attr("astype")(
-        odd_float ? py::object(py::str("float64")) : dt.attr("newbyteorder")("=")));
+    arr =
+        py::array(arr.attr("astype")(odd_float ? py::object(py::str("float64"))
+                                               : dt.attr("newbyteorder")("=")));
     dt = arr.dtype();
   }
   // Expected shape: (n, *spec.shape).
-  bool shape_ok = arr.ndim() == static_cast<py::ssize_t>(1 + spec.shape.size()) &&
-                  arr.shape(0) == static_cast<py::ssize_t>(n);
+  bool shape_ok =
+      arr.ndim() == static_cast<py::ssize_t>(1 + spec.shape.size()) &&
+      arr.shape(0) == static_cast<py::ssize_t>(n);
   for (std::size_t d = 0; shape_ok && d < spec.shape.size(); ++d) {
     shape_ok = arr.shape(d + 1) == spec.shape[d];
   }
@@ -284,8 +292,8 @@ void ConvertActionsInto(const ArraySpec& spec, const py::object& action,
     std::string want = "(" + std::to_string(n);
     for (int64_t d : spec.shape) want += ", " + std::to_string(d);
     want += spec.shape.empty() ? ",)" : ")";
-    std::string got = py::str(py::tuple(py::cast(std::vector<py::ssize_t>(
-        arr.shape(), arr.shape() + arr.ndim()))));
+    std::string got = py::str(py::tuple(py::cast(
+        std::vector<py::ssize_t>(arr.shape(), arr.shape() + arr.ndim()))));
     throw py::value_error("action has shape " + got + ", expected " + want +
                           " (one action per env id)");
   }
@@ -296,15 +304,23 @@ void ConvertActionsInto(const ArraySpec& spec, const py::object& action,
   if (kind == 'b') {
     ConvertAction(static_cast<const uint8_t*>(src), count, spec, dst);
   } else if (kind == 'i') {
-    if (size == 1) ConvertAction(static_cast<const int8_t*>(src), count, spec, dst);
-    else if (size == 2) ConvertAction(static_cast<const int16_t*>(src), count, spec, dst);
-    else if (size == 4) ConvertAction(static_cast<const int32_t*>(src), count, spec, dst);
-    else ConvertAction(static_cast<const int64_t*>(src), count, spec, dst);
+    if (size == 1)
+      ConvertAction(static_cast<const int8_t*>(src), count, spec, dst);
+    else if (size == 2)
+      ConvertAction(static_cast<const int16_t*>(src), count, spec, dst);
+    else if (size == 4)
+      ConvertAction(static_cast<const int32_t*>(src), count, spec, dst);
+    else
+      ConvertAction(static_cast<const int64_t*>(src), count, spec, dst);
   } else if (kind == 'u') {
-    if (size == 1) ConvertAction(static_cast<const uint8_t*>(src), count, spec, dst);
-    else if (size == 2) ConvertAction(static_cast<const uint16_t*>(src), count, spec, dst);
-    else if (size == 4) ConvertAction(static_cast<const uint32_t*>(src), count, spec, dst);
-    else ConvertAction(static_cast<const uint64_t*>(src), count, spec, dst);
+    if (size == 1)
+      ConvertAction(static_cast<const uint8_t*>(src), count, spec, dst);
+    else if (size == 2)
+      ConvertAction(static_cast<const uint16_t*>(src), count, spec, dst);
+    else if (size == 4)
+      ConvertAction(static_cast<const uint32_t*>(src), count, spec, dst);
+    else
+      ConvertAction(static_cast<const uint64_t*>(src), count, spec, dst);
   } else if (kind == 'f' && size == 4) {
     ConvertAction(static_cast<const float*>(src), count, spec, dst);
   } else if (kind == 'f' && size == 8) {
@@ -372,9 +388,9 @@ double SingleThreadStepsPerSecond(const std::string& task_id,
     }
     env->WriteObs(out);
   }
-  double secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   return static_cast<double>(steps) / secs;
 }
 
@@ -393,7 +409,8 @@ class PyActionConverter {
     std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
     shape.insert(shape.end(), spec_.shape.begin(), spec_.shape.end());
     py::array out(NumpyDType(spec_.dtype), shape);
-    ConvertActionsInto(spec_, action, n, static_cast<char*>(out.mutable_data()));
+    ConvertActionsInto(spec_, action, n,
+                       static_cast<char*>(out.mutable_data()));
     return out;
   }
 
@@ -440,8 +457,7 @@ class PyEnvPool {
 
   void SendReset(const py::object& env_id, const py::object& seeds) {
     CheckOpen();
-    std::vector<int32_t> ids =
-        env_id.is_none() ? all_ids_ : EnvIds(env_id);
+    std::vector<int32_t> ids = env_id.is_none() ? all_ids_ : EnvIds(env_id);
     if (seeds.is_none()) {
       pool_->SendReset(ids.data(), static_cast<int>(ids.size()), nullptr);
       return;
@@ -482,9 +498,9 @@ class PyEnvPool {
       throw std::logic_error("this env does not draw its own picture");
     }
     std::vector<int32_t> ids = EnvIds(env_id);
-    py::array_t<uint8_t> out(std::vector<py::ssize_t>{
-        static_cast<py::ssize_t>(ids.size()), spec.render_height,
-        spec.render_width, 3});
+    py::array_t<uint8_t> out(
+        std::vector<py::ssize_t>{static_cast<py::ssize_t>(ids.size()),
+                                 spec.render_height, spec.render_width, 3});
     uint8_t* data = out.mutable_data();
     {
       py::gil_scoped_release release;
@@ -538,8 +554,9 @@ class PyEnvPool {
         !(py::isinstance<py::int_>(timeout) ||
           py::isinstance<py::float_>(timeout) ||
           py::hasattr(timeout, "__float__"))) {
-      throw py::type_error("timeout must be a number of seconds or None, got " +
-                           std::string(py::str(py::type::of(timeout).attr("__name__"))));
+      throw py::type_error(
+          "timeout must be a number of seconds or None, got " +
+          std::string(py::str(py::type::of(timeout).attr("__name__"))));
     }
     const double t = py::float_(timeout).cast<double>();
     if (!(t >= 0)) {
@@ -562,7 +579,8 @@ class PyEnvPool {
                            std::string(py::str(arr.dtype())));
     }
     // Unsigned ids stay unsigned: 2**64 - 1 is reported as given.
-    if (kind == 'u') return CheckedIds(py::array_t<uint64_t>(arr.attr("astype")("uint64")));
+    if (kind == 'u')
+      return CheckedIds(py::array_t<uint64_t>(arr.attr("astype")("uint64")));
     return CheckedIds(py::array_t<int64_t>(arr.attr("astype")("int64")));
   }
 
@@ -736,7 +754,8 @@ PYBIND11_MODULE(_core, m) {
   {
     void RegisterTestingKernels(py::module_ t);  // cpp/bindings/testing.cc
     RegisterTestingKernels(m.def_submodule(
-        "_testing", "Atari image kernels (resize, max-pool, HWC->CHW), for tests"));
+        "_testing",
+        "Atari image kernels (resize, max-pool, HWC->CHW), for tests"));
   }
   // --- end kernels for tests ---
 }

@@ -82,7 +82,9 @@ double ResizeBenchmark(const py::array& src, int height, int width, bool area,
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < batch; ++i) resizer.Run(in, out.data());
     const auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() / batch);
+    best = std::min(
+        best,
+        std::chrono::duration<double, std::nano>(t1 - t0).count() / batch);
   }
   return best;
 }
@@ -107,9 +109,11 @@ void MaxPoolInPlace(py::array a, const py::array& b_in) {
     throw py::type_error("a must be a writeable C-contiguous uint8 array");
   }
   const U8Array b = AsU8(b_in, "b");
-  if (a.size() != b.size()) throw py::value_error("a and b must have the same size");
+  if (a.size() != b.size())
+    throw py::value_error("a and b must have the same size");
   auto* data = static_cast<uint8_t*>(a.mutable_data());
-  envpool_lite::image::MaxPool(data, b.data(), data, static_cast<std::size_t>(a.size()));
+  envpool_lite::image::MaxPool(data, b.data(), data,
+                               static_cast<std::size_t>(a.size()));
 }
 
 U8Array HwcToChw(const py::array& src) {
@@ -130,24 +134,28 @@ void RegisterTestingKernels(py::module_ t) {
   t.def("resize", &Resize, py::arg("img"), py::arg("height"), py::arg("width"),
         py::arg("area"),
         "cv2.resize(img, (width, height), interpolation=INTER_AREA if area "
-        "else INTER_LINEAR) with envpool_lite's Resizer; img uint8 HxW or HxWxC.");
+        "else INTER_LINEAR) with envpool_lite's Resizer; img uint8 HxW or "
+        "HxWxC.");
   t.def("resize_benchmark", &ResizeBenchmark, py::arg("img"), py::arg("height"),
         py::arg("width"), py::arg("area"), py::arg("iterations"),
         "ns per Resizer::Run call, timed in C++ (best of 5 batches of "
         "iterations / 5 calls, GIL released).");
-  t.def("resize_algorithm",
-        [](int src_h, int src_w, int dst_h, int dst_w, int channels, bool area) {
-          return std::string(
-              Resizer(src_h, src_w, dst_h, dst_w, channels,
-                      area ? Resizer::Method::kArea : Resizer::Method::kBilinear)
-                  .algorithm());
-        },
-        py::arg("src_h"), py::arg("src_w"), py::arg("dst_h"), py::arg("dst_w"),
-        py::arg("channels"), py::arg("area"),
-        "The name of the code path Resizer takes for these sizes.");
-  t.def("max_pool", &MaxPool, py::arg("a"), py::arg("b"), "np.maximum(a, b) for uint8 arrays.");
+  t.def(
+      "resize_algorithm",
+      [](int src_h, int src_w, int dst_h, int dst_w, int channels, bool area) {
+        return std::string(
+            Resizer(src_h, src_w, dst_h, dst_w, channels,
+                    area ? Resizer::Method::kArea : Resizer::Method::kBilinear)
+                .algorithm());
+      },
+      py::arg("src_h"), py::arg("src_w"), py::arg("dst_h"), py::arg("dst_w"),
+      py::arg("channels"), py::arg("area"),
+      "The name of the code path Resizer takes for these sizes.");
+  t.def("max_pool", &MaxPool, py::arg("a"), py::arg("b"),
+        "np.maximum(a, b) for uint8 arrays.");
   t.def("max_pool_inplace", &MaxPoolInPlace, py::arg("a"), py::arg("b"),
         "a[...] = np.maximum(a, b) (the kernel with out aliasing a); a must be "
         "a C-contiguous uint8 array.");
-  t.def("hwc_to_chw", &HwcToChw, py::arg("img"), "img.transpose(2, 0, 1), contiguous.");
+  t.def("hwc_to_chw", &HwcToChw, py::arg("img"),
+        "img.transpose(2, 0, 1), contiguous.");
 }

@@ -18,9 +18,9 @@ namespace envpool_lite {
 
 struct ActionItem {
   int32_t env_id = 0;
-  bool reset = false;     // start a new episode instead of stepping
-  bool reseed = false;    // Seed(seed) before that reset
-  int64_t slot = -1;      // output position fixed at send time (sync mode)
+  bool reset = false;   // start a new episode instead of stepping
+  bool reseed = false;  // Seed(seed) before that reset
+  int64_t slot = -1;    // output position fixed at send time (sync mode)
   uint64_t seed = 0;
 };
 

@@ -49,17 +49,29 @@ inline const char* DTypeName(DType dtype) {
 template <typename T>
 DType DTypeOf();
 template <>
-inline DType DTypeOf<bool>() { return DType::kBool; }
+inline DType DTypeOf<bool>() {
+  return DType::kBool;
+}
 template <>
-inline DType DTypeOf<uint8_t>() { return DType::kUint8; }
+inline DType DTypeOf<uint8_t>() {
+  return DType::kUint8;
+}
 template <>
-inline DType DTypeOf<int32_t>() { return DType::kInt32; }
+inline DType DTypeOf<int32_t>() {
+  return DType::kInt32;
+}
 template <>
-inline DType DTypeOf<int64_t>() { return DType::kInt64; }
+inline DType DTypeOf<int64_t>() {
+  return DType::kInt64;
+}
 template <>
-inline DType DTypeOf<float>() { return DType::kFloat32; }
+inline DType DTypeOf<float>() {
+  return DType::kFloat32;
+}
 template <>
-inline DType DTypeOf<double>() { return DType::kFloat64; }
+inline DType DTypeOf<double>() {
+  return DType::kFloat64;
+}
 
 struct ArraySpec {
   std::string name;

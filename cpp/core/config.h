@@ -86,10 +86,9 @@ class Config {
       throw std::invalid_argument("option '" + name + "' must be an int");
     }
     if (value < lo || value > hi) {
-      throw std::invalid_argument("option '" + name + "' must be in [" +
-                                  std::to_string(lo) + ", " +
-                                  std::to_string(hi) + "], got " +
-                                  std::to_string(value));
+      throw std::invalid_argument(
+          "option '" + name + "' must be in [" + std::to_string(lo) + ", " +
+          std::to_string(hi) + "], got " + std::to_string(value));
     }
     return value;
   }

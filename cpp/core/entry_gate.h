@@ -58,8 +58,8 @@ class EntryGate {
     int expected = kFree;
     if (!state_.compare_exchange_strong(expected, kBusy,
                                         std::memory_order_acquire)) {
-      const bool same = owner_.load(std::memory_order_relaxed) ==
-                        std::this_thread::get_id();
+      const bool same =
+          owner_.load(std::memory_order_relaxed) == std::this_thread::get_id();
       const char* other = call_.load(std::memory_order_relaxed);
       throw ConcurrentUseError(
           std::string(call) + "() was called while " +

@@ -18,9 +18,9 @@
 namespace envpool_lite {
 
 struct EnvSpec {
-  ArraySpec obs;                // the observation of one env
-  ArraySpec action;             // the action of one env
-  std::vector<ArraySpec> info;  // env-specific info fields, e.g. "lives"
+  ArraySpec obs;                  // the observation of one env
+  ArraySpec action;               // the action of one env
+  std::vector<ArraySpec> info;    // env-specific info fields, e.g. "lives"
   int64_t max_episode_steps = 0;  // 0: no time limit
   // Rendering (make(render_mode="rgb_array")): the size of the picture an env
   // draws itself with Env::Render(); 0 when it has none (classic control is

@@ -39,7 +39,7 @@ namespace envpool_lite {
 
 struct PoolOptions {
   int num_envs = 1;
-  int batch_size = 0;  // 0: num_envs
+  int batch_size = 0;   // 0: num_envs
   int num_threads = 0;  // 0: min(batch_size, cores)
   int thread_affinity_offset = -1;
   bool same_step_autoreset = false;
@@ -112,16 +112,15 @@ class EnvPool {
       throw std::invalid_argument("need one seed per env");
     }
     if (num_envs_ > kMaxEnvs) {
-      throw std::invalid_argument("num_envs must be <= " +
-                                  std::to_string(kMaxEnvs) + ", got " +
-                                  std::to_string(num_envs_));
+      throw std::invalid_argument(
+          "num_envs must be <= " + std::to_string(kMaxEnvs) + ", got " +
+          std::to_string(num_envs_));
     }
     const int cores = system::UsableCores();
     if (options.num_threads < 0 || options.num_threads > kMaxThreads) {
-      throw std::invalid_argument("num_threads must be in [0, " +
-                                  std::to_string(kMaxThreads) +
-                                  "] (0: one per core), got " +
-                                  std::to_string(options.num_threads));
+      throw std::invalid_argument(
+          "num_threads must be in [0, " + std::to_string(kMaxThreads) +
+          "] (0: one per core), got " + std::to_string(options.num_threads));
     }
     // Default: a thread per core, at most batch_size. Envs whose step waits
     // on another process (ViZDoom's engine) keep a worker blocked for most
@@ -134,9 +133,10 @@ class EnvPool {
 
     fields_ = BuildFields();
     CheckStateMemory();
-    std::unique_ptr<Env> first = BuildFirstEnv(descriptor, config, options.seeds[0]);
-    state_queue_ = std::make_unique<StateBufferQueue>(fields_, batch_size_,
-                                                      num_envs_);
+    std::unique_ptr<Env> first =
+        BuildFirstEnv(descriptor, config, options.seeds[0]);
+    state_queue_ =
+        std::make_unique<StateBufferQueue>(fields_, batch_size_, num_envs_);
     action_queue_ = std::make_unique<ActionBufferQueue>(num_envs_);
     actions_.assign(static_cast<std::size_t>(num_envs_) * action_bytes_, 0);
     in_flight_.assign(num_envs_, 0);
@@ -170,9 +170,9 @@ class EnvPool {
     Entry entry(*this, "send");
     CheckIds(env_ids, n);
     for (int i = 0; i < n; ++i) {
-      std::memcpy(&actions_[static_cast<std::size_t>(env_ids[i]) * action_bytes_],
-                  actions + static_cast<std::size_t>(i) * action_bytes_,
-                  action_bytes_);
+      std::memcpy(
+          &actions_[static_cast<std::size_t>(env_ids[i]) * action_bytes_],
+          actions + static_cast<std::size_t>(i) * action_bytes_, action_bytes_);
     }
     Enqueue(env_ids, n, /*reset=*/false, nullptr);
   }
@@ -215,8 +215,8 @@ class EnvPool {
   void Render(const int32_t* env_ids, int n, uint8_t* rgb) {
     Entry entry(*this, "render");
     CheckRenderable(env_ids, n);
-    const std::size_t frame = static_cast<std::size_t>(spec_.render_height) *
-                              spec_.render_width * 3;
+    const std::size_t frame =
+        static_cast<std::size_t>(spec_.render_height) * spec_.render_width * 3;
     for (int i = 0; i < n; ++i) {
       envs_[env_ids[i]].env->Render(rgb + static_cast<std::size_t>(i) * frame);
     }
@@ -238,11 +238,11 @@ class EnvPool {
       return;
     }
     if (!closing_.exchange(true)) {
-      action_queue_->Stop();      // workers finish their step and exit
-      state_queue_->WakeAll();    // a recv() asleep on a batch wakes up
+      action_queue_->Stop();    // workers finish their step and exit
+      state_queue_->WakeAll();  // a recv() asleep on a batch wakes up
     }
     if (!gate_.EnterForClose()) {
-      teardown_pending_ = true;   // this thread is inside recv(): it will
+      teardown_pending_ = true;  // this thread is inside recv(): it will
       return;
     }
     Teardown();
@@ -314,7 +314,8 @@ class EnvPool {
     try {
       env = descriptor.make_env(config, seed);
     } catch (const std::exception& e) {
-      throw std::runtime_error(std::string("failed to create env: ") + e.what());
+      throw std::runtime_error(std::string("failed to create env: ") +
+                               e.what());
     }
     const double one_env = std::max(0.0, system::AllocatedBytes() - before) +
                            static_cast<double>(spec_.external_bytes_per_env);
@@ -339,7 +340,8 @@ class EnvPool {
     auto build = [&] {
       for (int i = next++; i < num_envs_ && !failed.load(); i = next++) {
         try {
-          if (i % 64 == 0 && total > 0 && system::AvailableMemoryBytes() < 0.05 * total) {
+          if (i % 64 == 0 && total > 0 &&
+              system::AvailableMemoryBytes() < 0.05 * total) {
             throw std::runtime_error(
                 "memory ran out while building env " + std::to_string(i) +
                 " of num_envs=" + std::to_string(num_envs_) +
@@ -375,16 +377,17 @@ class EnvPool {
   // in microseconds, rather than after minutes of building envs.
   void CheckStateMemory() const {
     double row = 0;
-    for (const FieldLayout& f : fields_) row += static_cast<double>(f.spec.NumBytes());
+    for (const FieldLayout& f : fields_)
+      row += static_cast<double>(f.spec.NumBytes());
     // The ring holds num_envs rows; a batch the user holds and a spare are
     // the rest of steady state.
-    CheckFitsInMemory(row * (num_envs_ + 2.0 * batch_size_),
-                      "for its output buffers at batch_size=" +
-                          std::to_string(batch_size_) + " (" +
-                          std::to_string(static_cast<int64_t>(row)) +
-                          " bytes per env, observation size included)",
-                      "lower num_envs or the observation size (img_height, "
-                      "img_width, stack_num)");
+    CheckFitsInMemory(
+        row * (num_envs_ + 2.0 * batch_size_),
+        "for its output buffers at batch_size=" + std::to_string(batch_size_) +
+            " (" + std::to_string(static_cast<int64_t>(row)) +
+            " bytes per env, observation size included)",
+        "lower num_envs or the observation size (img_height, "
+        "img_width, stack_num)");
   }
 
   // `bytes` (what num_envs needs, `what` says for what) must fit in 80% of
@@ -403,9 +406,9 @@ class EnvPool {
   struct alignas(64) EnvState {
     std::unique_ptr<Env> env;
     int32_t elapsed = 0;
-    bool needs_reset = true;  // the first action of an env resets it
+    bool needs_reset = true;    // the first action of an env resets it
     bool can_continue = false;  // the episode ended by termination
-    std::string error;        // set by a worker when the env threw
+    std::string error;          // set by a worker when the env threw
   };
 
   static void CheckRank(const ArraySpec& s) {
@@ -424,8 +427,8 @@ class EnvPool {
     };
     std::vector<FieldLayout> f;
     f.push_back(FieldLayout{spec_.obs, 0, 0});
-    f.push_back(scalar("reward", spec_.reward_float64 ? DType::kFloat64
-                                                      : DType::kFloat32));
+    f.push_back(scalar(
+        "reward", spec_.reward_float64 ? DType::kFloat64 : DType::kFloat32));
     f.push_back(scalar("terminated", DType::kBool));
     f.push_back(scalar("truncated", DType::kBool));
     f.push_back(scalar("discount", DType::kFloat32));
@@ -576,7 +579,8 @@ class EnvPool {
         // for up to kSpareSpinNs (a recv() that sleeps costs a wake-up,
         // which can cost more than an Atari step).
         if (spin_start == Clock::time_point{}) spin_start = Clock::now();
-        if (Clock::now() - spin_start < std::chrono::nanoseconds(kSpareSpinNs)) {
+        if (Clock::now() - spin_start <
+            std::chrono::nanoseconds(kSpareSpinNs)) {
           CpuRelax();
           continue;
         }
@@ -625,8 +629,8 @@ class EnvPool {
         if (item.reseed) env.Seed(item.seed);
         StartEpisode(s, /*explicit_reset=*/item.reset);
       } else {
-        result = env.Step(&actions_[static_cast<std::size_t>(item.env_id) *
-                                    action_bytes_]);
+        result = env.Step(
+            &actions_[static_cast<std::size_t>(item.env_id) * action_bytes_]);
         ++s.elapsed;
         stepped = true;
       }
@@ -634,8 +638,8 @@ class EnvPool {
       s.error = e.what();
       failed = true;
     }
-    bool truncated = stepped && max_episode_steps_ > 0 &&
-                     s.elapsed >= max_episode_steps_;
+    bool truncated =
+        stepped && max_episode_steps_ > 0 && s.elapsed >= max_episode_steps_;
     bool done = result.terminated || truncated;
 
     // Claim the output row only now: async batches go to whoever finished.
@@ -716,8 +720,9 @@ class EnvPool {
     }
     batch.pool->Put(std::move(batch.block));
     throw EnvStepError(
-        message + " (the batch was dropped; its envs await an action, the "
-                  "failed ones reset on their next one)",
+        message +
+            " (the batch was dropped; its envs await an action, the "
+            "failed ones reset on their next one)",
         std::move(failed), std::move(dropped));
   }
 
@@ -751,8 +756,8 @@ class EnvPool {
   // close():
   EntryGate gate_;
   std::atomic<bool> closing_{false};
-  bool teardown_pending_ = false;  // with the gate held only
-  bool torn_down_ = false;         // with the gate held only
+  bool teardown_pending_ = false;                 // with the gate held only
+  bool torn_down_ = false;                        // with the gate held only
   const int fork_generation_ = ForkGeneration();  // the process it was made in
 };
 

@@ -26,8 +26,7 @@ class NumpyRandom {
     // first; then pcg_setseq_128_srandom_r.
     const uint128 init_state =
         (static_cast<uint128>(words[0]) << 64) | words[1];
-    const uint128 init_seq =
-        (static_cast<uint128>(words[2]) << 64) | words[3];
+    const uint128 init_seq = (static_cast<uint128>(words[2]) << 64) | words[3];
     state_ = 0;
     inc_ = (init_seq << 1) | 1;
     Step();
@@ -47,8 +46,7 @@ class NumpyRandom {
 
   // numpy's next_double: the top 53 bits scaled into [0, 1).
   double NextDouble() {
-    return static_cast<double>(NextUint64() >> 11) *
-           (1.0 / 9007199254740992.0);
+    return static_cast<double>(NextUint64() >> 11) * (1.0 / 9007199254740992.0);
   }
 
   // Generator.uniform(low, high): low + (high - low) * next_double, with the

@@ -28,7 +28,7 @@ namespace envpool_lite {
 struct EnvDescriptor {
   std::string task_id;
   std::string family;  // "atari", "toy_text", ...: a folder of cpp/envs/
-  Config defaults;  // every option the env accepts, with its default
+  Config defaults;     // every option the env accepts, with its default
   std::function<EnvSpec(const Config&)> make_spec;
   std::function<std::unique_ptr<Env>(const Config&, uint64_t seed)> make_env;
 };

@@ -37,8 +37,8 @@ inline void FutexWait(std::atomic<int>* word, int expected,
     ts.tv_nsec = static_cast<long>(timeout_ns % 1000000000);
     tsp = &ts;
   }
-  syscall(SYS_futex, reinterpret_cast<int*>(word), FUTEX_WAIT_PRIVATE,
-          expected, tsp, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<int*>(word), FUTEX_WAIT_PRIVATE, expected,
+          tsp, nullptr, 0);
 }
 
 inline void FutexWake(std::atomic<int>* word, int count) {

@@ -27,7 +27,8 @@ inline int UsableCores() {
 // not the RSS: memory freed by an earlier pool and reused would not show in
 // the RSS.
 inline double AllocatedBytes() {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#if defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
   const struct mallinfo2 m = mallinfo2();
   return static_cast<double>(m.uordblks) + static_cast<double>(m.hblkhd);
 #else

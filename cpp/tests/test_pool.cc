@@ -4,10 +4,10 @@
 // are still stepping. Runs under the sanitizers too.
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <thread>
-#include <cstring>
 #include <vector>
 
 #include "check.h"
@@ -176,9 +176,9 @@ void TestCloseWhileStepping() {
             reinterpret_cast<const char*>(actions.data()));
   auto start = std::chrono::steady_clock::now();
   pool.Close();
-  double secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   CHECK(secs < 1.0);
 }
 
@@ -200,7 +200,8 @@ void TestCloseFromAnotherThreadDuringRecv() {
         pool.SendReset(all.data(), 8, nullptr);
         pool.Recv(-1, [] {});
         for (;;) {
-          pool.Send(all.data(), 8, reinterpret_cast<const char*>(actions.data()));
+          pool.Send(all.data(), 8,
+                    reinterpret_cast<const char*>(actions.data()));
           pool.Recv(-1, [] {});
         }
       } catch (const std::logic_error&) {
@@ -276,7 +277,8 @@ void TestCloseFromInsideRecv() {
 
 // Option values are range-checked for the C++ type they land in.
 void TestConfigRanges() {
-  Config c{{"n", int64_t{int64_t{1} << 32}}, {"x", 1.0 / 0.0}, {"k", int64_t{5}}};
+  Config c{
+      {"n", int64_t{int64_t{1} << 32}}, {"x", 1.0 / 0.0}, {"k", int64_t{5}}};
   CHECK_THROWS(c.GetInt("n"), std::invalid_argument);
   CHECK_THROWS(c.GetFloat("x"), std::invalid_argument);
   CHECK_THROWS(c.GetInt("k", 0, 4), std::invalid_argument);

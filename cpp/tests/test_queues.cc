@@ -139,18 +139,20 @@ void TestStateQueueAsync(int num_envs, int batch_size, int writers) {
     received += target;
     in_flight -= target;
     in_flight += static_cast<int64_t>(resend.size());
-    if (!resend.empty()) work.Push(resend.data(), static_cast<int>(resend.size()));
+    if (!resend.empty())
+      work.Push(resend.data(), static_cast<int>(resend.size()));
   }
   CHECK(in_flight == 0);
   work.Stop();
   for (auto& t : threads) t.join();
   for (int64_t v = 0; v < kTotal; ++v) CHECK(seen[v] == 1);
   // Steady state recycles blocks instead of allocating.
-  CHECK(queue.Pool()->Allocated() <= (num_envs + batch_size - 1) / batch_size + 2);
+  CHECK(queue.Pool()->Allocated() <=
+        (num_envs + batch_size - 1) / batch_size + 2);
 }
 
 void TestStateQueueAsyncConfigs() {
-  TestStateQueueAsync(8, 8, 2);   // sync sizes, claimed in finish order
+  TestStateQueueAsync(8, 8, 2);  // sync sizes, claimed in finish order
   TestStateQueueAsync(16, 4, 3);
   TestStateQueueAsync(10, 3, 4);  // batch_size does not divide num_envs
   TestStateQueueAsync(64, 7, 8);

@@ -1,7 +1,7 @@
 """envpool_lite: a fast C++ batched environment-execution engine.
 
-    import envpool_lite
-    env = envpool_lite.make("CartPole-v1", env_type="gymnasium", num_envs=64, batch_size=16)
+import envpool_lite
+env = envpool_lite.make("CartPole-v1", env_type="gymnasium", num_envs=64, batch_size=16)
 """
 
 from __future__ import annotations

@@ -506,10 +506,7 @@ class DistributedPool:
         w.failures += 1
         w.last_progress = time.monotonic()
         w.probe = w.handle.describe.remote()  # answers once Ray has restarted it
-        err = _core.EnvStepError(
-            f"{w} {reason}; envs {_span(lost)} were in flight on it and await an action again. "
-            f"Ray restarts the worker: each of its envs resets on its next action."
-        )
+        err = _core.EnvStepError(f"{w} {reason}; envs {_span(lost)} were in flight on it and await an action again. Ray restarts the worker: each of its envs resets on its next action.")
         err.env_ids, err.dropped_env_ids = lost, list(lost)
         raise err
 

@@ -66,8 +66,7 @@ class EnvPoolBase:
     def __init__(self, spec: EnvSpec, render_mode: str | None = None):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
-                f"render_mode must be None or 'rgb_array', got {render_mode!r}"
-                + (" (for a window, wrap the pool in gymnasium.wrappers.vector.HumanRendering)" if render_mode == "human" else "")
+                f"render_mode must be None or 'rgb_array', got {render_mode!r}" + (" (for a window, wrap the pool in gymnasium.wrappers.vector.HumanRendering)" if render_mode == "human" else "")
             )
         if render_mode is not None and spec.render_shape == (0, 0):
             # Drawn in Python by the task's family: a clear error now if it

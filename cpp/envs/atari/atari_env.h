@@ -13,7 +13,6 @@
 // the registration and make(), not by users.
 #pragma once
 
-#include <limits>
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
@@ -21,6 +20,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,41 +45,110 @@ namespace envpool_lite {
 // ids (ale_py.roms.get_all_rom_ids()) less the two-player-only combat, joust,
 // maze_craze and warlords.
 inline constexpr const char* kAtariGames[] = {
-    "adventure",      "air_raid",        "alien",
-    "amidar",         "assault",         "asterix",
-    "asteroids",      "atlantis",        "atlantis2",
-    "backgammon",     "bank_heist",      "basic_math",
-    "battle_zone",    "beam_rider",      "berzerk",
-    "blackjack",      "bowling",         "boxing",
-    "breakout",       "carnival",        "casino",
-    "centipede",      "chopper_command", "crazy_climber",
-    "crossbow",       "darkchambers",    "defender",
-    "demon_attack",   "donkey_kong",     "double_dunk",
-    "earthworld",     "elevator_action", "enduro",
-    "entombed",       "et",              "fishing_derby",
-    "flag_capture",   "freeway",         "frogger",
-    "frostbite",      "galaxian",        "gopher",
-    "gravitar",       "hangman",         "haunted_house",
-    "hero",           "human_cannonball", "ice_hockey",
-    "jamesbond",      "journey_escape",  "kaboom",
-    "kangaroo",       "keystone_kapers", "king_kong",
-    "klax",           "koolaid",         "krull",
-    "kung_fu_master", "laser_gates",     "lost_luggage",
-    "mario_bros",     "miniature_golf",  "montezuma_revenge",
-    "mr_do",          "ms_pacman",       "name_this_game",
-    "othello",        "pacman",          "phoenix",
-    "pitfall",        "pitfall2",        "pong",
-    "pooyan",         "private_eye",     "qbert",
-    "riverraid",      "road_runner",     "robotank",
-    "seaquest",       "sir_lancelot",    "skiing",
-    "solaris",        "space_invaders",  "space_war",
-    "star_gunner",    "superman",        "surround",
-    "tennis",         "tetris",          "tic_tac_toe_3d",
-    "time_pilot",     "trondead",        "turmoil",
-    "tutankham",      "up_n_down",       "venture",
-    "video_checkers", "video_chess",     "video_cube",
-    "video_pinball",  "wizard_of_wor",   "word_zapper",
-    "yars_revenge",   "zaxxon",
+    "adventure",
+    "air_raid",
+    "alien",
+    "amidar",
+    "assault",
+    "asterix",
+    "asteroids",
+    "atlantis",
+    "atlantis2",
+    "backgammon",
+    "bank_heist",
+    "basic_math",
+    "battle_zone",
+    "beam_rider",
+    "berzerk",
+    "blackjack",
+    "bowling",
+    "boxing",
+    "breakout",
+    "carnival",
+    "casino",
+    "centipede",
+    "chopper_command",
+    "crazy_climber",
+    "crossbow",
+    "darkchambers",
+    "defender",
+    "demon_attack",
+    "donkey_kong",
+    "double_dunk",
+    "earthworld",
+    "elevator_action",
+    "enduro",
+    "entombed",
+    "et",
+    "fishing_derby",
+    "flag_capture",
+    "freeway",
+    "frogger",
+    "frostbite",
+    "galaxian",
+    "gopher",
+    "gravitar",
+    "hangman",
+    "haunted_house",
+    "hero",
+    "human_cannonball",
+    "ice_hockey",
+    "jamesbond",
+    "journey_escape",
+    "kaboom",
+    "kangaroo",
+    "keystone_kapers",
+    "king_kong",
+    "klax",
+    "koolaid",
+    "krull",
+    "kung_fu_master",
+    "laser_gates",
+    "lost_luggage",
+    "mario_bros",
+    "miniature_golf",
+    "montezuma_revenge",
+    "mr_do",
+    "ms_pacman",
+    "name_this_game",
+    "othello",
+    "pacman",
+    "phoenix",
+    "pitfall",
+    "pitfall2",
+    "pong",
+    "pooyan",
+    "private_eye",
+    "qbert",
+    "riverraid",
+    "road_runner",
+    "robotank",
+    "seaquest",
+    "sir_lancelot",
+    "skiing",
+    "solaris",
+    "space_invaders",
+    "space_war",
+    "star_gunner",
+    "superman",
+    "surround",
+    "tennis",
+    "tetris",
+    "tic_tac_toe_3d",
+    "time_pilot",
+    "trondead",
+    "turmoil",
+    "tutankham",
+    "up_n_down",
+    "venture",
+    "video_checkers",
+    "video_chess",
+    "video_cube",
+    "video_pinball",
+    "wizard_of_wor",
+    "word_zapper",
+    "yars_revenge",
+    "zaxxon",
 };
 
 // EnvPool's task id: each snake_case word capitalized, "-v5"
@@ -133,13 +202,13 @@ inline const RomInfo& GetRomInfo(const std::string& game,
   const std::string what = "Atari game '" + game + "': ";
   if (rom_path.empty()) {
     throw std::invalid_argument(
-        what + "no ROM path (envpool_lite.make() fills rom_path from the "
-               "installed ale-py package)");
+        what +
+        "no ROM path (envpool_lite.make() fills rom_path from the "
+        "installed ale-py package)");
   }
   std::ifstream file(rom_path, std::ios::binary);
   if (!file) {
-    throw std::invalid_argument(what + "ROM file '" + rom_path +
-                                "' not found");
+    throw std::invalid_argument(what + "ROM file '" + rom_path + "' not found");
   }
   std::vector<uint8_t> rom((std::istreambuf_iterator<char>(file)),
                            std::istreambuf_iterator<char>());
@@ -180,8 +249,8 @@ inline const RomInfo& GetRomInfo(const std::string& game,
 using PaletteLookupFn = void (*)(const uint8_t* src, uint8_t* dst,
                                  std::size_t n, const uint8_t* lut);
 
-inline void PaletteLookupScalar(const uint8_t* src, uint8_t* dst,
-                                std::size_t n, const uint8_t* lut) {
+inline void PaletteLookupScalar(const uint8_t* src, uint8_t* dst, std::size_t n,
+                                const uint8_t* lut) {
   for (std::size_t p = 0; p < n; ++p) dst[p] = lut[src[p]];
 }
 
@@ -228,9 +297,8 @@ __attribute__((target("avx2"))) inline void PaletteLookupAvx2(
 
 inline PaletteLookupFn PaletteLookup() {
 #ifdef ENVPOOL_LITE_ATARI_AVX2
-  static const PaletteLookupFn fn = __builtin_cpu_supports("avx2")
-                                        ? PaletteLookupAvx2
-                                        : PaletteLookupScalar;
+  static const PaletteLookupFn fn =
+      __builtin_cpu_supports("avx2") ? PaletteLookupAvx2 : PaletteLookupScalar;
   return fn;
 #else
   return PaletteLookupScalar;
@@ -288,31 +356,31 @@ class AtariEnv : public Env {
     const int64_t width = config.GetInt("img_width", 1, kMaxImageSide);
     config.GetInt("max_episode_steps", 1, std::numeric_limits<int32_t>::max());
     config.GetFloat("repeat_action_probability", 0.0, 1.0);
-    for (const char* name :
-         {"episodic_life", "zero_discount_on_life_loss", "reward_clip",
-          "use_fire_reset", "gray_scale", "full_action_space",
-          "use_inter_area_resize"}) {
+    for (const char* name : {"episodic_life", "zero_discount_on_life_loss",
+                             "reward_clip", "use_fire_reset", "gray_scale",
+                             "full_action_space", "use_inter_area_resize"}) {
       config.GetBool(name);  // type check
     }
     const std::string& game = config.GetString("game");
     const auto& rom =
         atari_detail::GetRomInfo(game, config.GetString("rom_path"));
     const int64_t mode = config.GetInt("mode");
-    if (mode != -1 &&
-        std::find(rom.modes.begin(), rom.modes.end(), mode) == rom.modes.end()) {
-      throw std::invalid_argument(
-          "mode " + std::to_string(mode) + " is not a mode of " + game +
-          " (-1 for the default, or one of " +
-          atari_detail::JoinInts(rom.modes) + ")");
+    if (mode != -1 && std::find(rom.modes.begin(), rom.modes.end(), mode) ==
+                          rom.modes.end()) {
+      throw std::invalid_argument("mode " + std::to_string(mode) +
+                                  " is not a mode of " + game +
+                                  " (-1 for the default, or one of " +
+                                  atari_detail::JoinInts(rom.modes) + ")");
     }
     const int64_t difficulty = config.GetInt("difficulty");
     if (difficulty != -1 &&
         std::find(rom.difficulties.begin(), rom.difficulties.end(),
                   difficulty) == rom.difficulties.end()) {
-      throw std::invalid_argument(
-          "difficulty " + std::to_string(difficulty) +
-          " is not a difficulty of " + game + " (-1 for the default, or one of " +
-          atari_detail::JoinInts(rom.difficulties) + ")");
+      throw std::invalid_argument("difficulty " + std::to_string(difficulty) +
+                                  " is not a difficulty of " + game +
+                                  " (-1 for the default, or one of " +
+                                  atari_detail::JoinInts(rom.difficulties) +
+                                  ")");
     }
 
     const int64_t channels = config.GetBool("gray_scale") ? 1 : 3;
@@ -537,7 +605,8 @@ class AtariEnv : public Env {
     }
     if (fill) {
       for (int k = 0; k < stack_num_; ++k) {
-        if (k != head_) std::memcpy(&stack_[k * frame_bytes_], slot, frame_bytes_);
+        if (k != head_)
+          std::memcpy(&stack_[k * frame_bytes_], slot, frame_bytes_);
       }
     }
   }

@@ -63,8 +63,7 @@ class AcrobotEnv : public Env {
     Dsdt(y, torque, k4);
     double ns[4];
     for (int i = 0; i < 4; ++i) {
-      ns[i] = y0[i] +
-              dt / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+      ns[i] = y0[i] + dt / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
     }
 
     state_[0] = Wrap(ns[0], -kPi, kPi);
@@ -131,8 +130,7 @@ class AcrobotEnv : public Env {
     const double theta1 = s[0], theta2 = s[1], dtheta1 = s[2], dtheta2 = s[3];
     const double d1 =
         m1 * (lc1 * lc1) +
-        m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * std::cos(theta2)) + I1 +
-        I2;
+        m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * std::cos(theta2)) + I1 + I2;
     const double d2 = m2 * (lc2 * lc2 + l1 * lc2 * std::cos(theta2)) + I2;
     const double phi2 = m2 * lc2 * g * std::cos(theta1 + theta2 - kPi / 2.0);
     const double phi1 =

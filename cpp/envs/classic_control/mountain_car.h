@@ -4,8 +4,8 @@
 #pragma once
 
 #include <cmath>
-#include <limits>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 #include "core/env.h"
@@ -36,7 +36,8 @@ class MountainCarEnv : public Env {
   MountainCarEnv(const Config& config, uint64_t seed)
       : goal_velocity_(config.GetFloat(
             "goal_velocity", -std::numeric_limits<double>::infinity(),
-            std::numeric_limits<double>::infinity())), rng_(seed) {}
+            std::numeric_limits<double>::infinity())),
+        rng_(seed) {}
 
   void Seed(uint64_t seed) override { rng_.Seed(seed); }
 
@@ -59,8 +60,7 @@ class MountainCarEnv : public Env {
     velocity_ = velocity;
 
     StepResult result;
-    result.terminated =
-        position >= kGoalPosition && velocity >= goal_velocity_;
+    result.terminated = position >= kGoalPosition && velocity >= goal_velocity_;
     result.reward = -1.0f;
     return result;
   }

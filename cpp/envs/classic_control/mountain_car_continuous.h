@@ -10,8 +10,8 @@
 #pragma once
 
 #include <cmath>
-#include <limits>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 #include "core/env.h"
@@ -100,7 +100,8 @@ class MountainCarContinuousEnv : public Env {
   MountainCarContinuousEnv(const Config& config, uint64_t seed)
       : goal_velocity_(config.GetFloat(
             "goal_velocity", -std::numeric_limits<double>::infinity(),
-            std::numeric_limits<double>::infinity())), rng_(seed) {}
+            std::numeric_limits<double>::infinity())),
+        rng_(seed) {}
 
   void Seed(uint64_t seed) override { rng_.Seed(seed); }
 

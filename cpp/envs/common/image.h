@@ -1,6 +1,6 @@
-// Image kernels shared by the pixel envs (Atari, ViZDoom): resize (bit-exact with
-// cv2.resize's INTER_AREA and INTER_LINEAR on uint8 images, the way EnvPool
-// resizes), max-pool of two frames and HWC -> CHW.
+// Image kernels shared by the pixel envs (Atari, ViZDoom): resize (bit-exact
+// with cv2.resize's INTER_AREA and INTER_LINEAR on uint8 images, the way
+// EnvPool resizes), max-pool of two frames and HWC -> CHW.
 //
 // Resizer reproduces the arithmetic of OpenCV's algorithms, written from
 // their documented behaviour and checked against cv2's outputs
@@ -78,29 +78,44 @@ inline void HwcToChw(const uint8_t* src, uint8_t* dst, int h, int w, int c) {
     // 16 pixels at a time: spread them to 4 bytes each (RGB0), then four
     // rounds of byte unpacking sort the bytes by channel.
     const __m128i low3 = _mm_set1_epi64x(0xffffff);
-    auto four_pixels = [&](std::size_t p) {  // pixels p..p+3 as RGB0 RGB0 RGB0 RGB0
-      const __m128i v = _mm_unpacklo_epi64(
-          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + 3 * p)),
-          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + 3 * p + 6)));
-      return _mm_or_si128(_mm_and_si128(v, low3),
-                          _mm_slli_epi64(_mm_and_si128(_mm_srli_epi64(v, 24), low3), 32));
-    };
-    for (; i + 17 <= plane; i += 16) {  // the last 8-byte load ends 2 bytes past pixel i + 15
+    auto four_pixels =
+        [&](std::size_t p) {  // pixels p..p+3 as RGB0 RGB0 RGB0 RGB0
+          const __m128i v = _mm_unpacklo_epi64(
+              _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + 3 * p)),
+              _mm_loadl_epi64(
+                  reinterpret_cast<const __m128i*>(src + 3 * p + 6)));
+          return _mm_or_si128(
+              _mm_and_si128(v, low3),
+              _mm_slli_epi64(_mm_and_si128(_mm_srli_epi64(v, 24), low3), 32));
+        };
+    for (; i + 17 <= plane;
+         i += 16) {  // the last 8-byte load ends 2 bytes past pixel i + 15
       const __m128i v0 = four_pixels(i), v1 = four_pixels(i + 4);
       const __m128i v2 = four_pixels(i + 8), v3 = four_pixels(i + 12);
       // v0 = R0 G0 B0 0 R1 G1 B1 0 R2 .., v1 = R4 .., v2 = R8 .., v3 = R12 ..
-      const __m128i a0 = _mm_unpacklo_epi8(v0, v1), a1 = _mm_unpackhi_epi8(v0, v1);
-      const __m128i a2 = _mm_unpacklo_epi8(v2, v3), a3 = _mm_unpackhi_epi8(v2, v3);
-      // a0 = R0 R4 G0 G4 B0 B4 0 0 R1 R5 G1 G5 .., a1 = R2 R6 .., a2 = R8 R12 ..
-      const __m128i b0 = _mm_unpacklo_epi8(a0, a1), b1 = _mm_unpackhi_epi8(a0, a1);
-      const __m128i b2 = _mm_unpacklo_epi8(a2, a3), b3 = _mm_unpackhi_epi8(a2, a3);
+      const __m128i a0 = _mm_unpacklo_epi8(v0, v1),
+                    a1 = _mm_unpackhi_epi8(v0, v1);
+      const __m128i a2 = _mm_unpacklo_epi8(v2, v3),
+                    a3 = _mm_unpackhi_epi8(v2, v3);
+      // a0 = R0 R4 G0 G4 B0 B4 0 0 R1 R5 G1 G5 .., a1 = R2 R6 .., a2 = R8 R12
+      // ..
+      const __m128i b0 = _mm_unpacklo_epi8(a0, a1),
+                    b1 = _mm_unpackhi_epi8(a0, a1);
+      const __m128i b2 = _mm_unpacklo_epi8(a2, a3),
+                    b3 = _mm_unpackhi_epi8(a2, a3);
       // b0 = R0 R2 R4 R6 G0 G2 G4 G6 B0 B2 B4 B6 0 .., b1 = R1 R3 R5 R7 ..
-      const __m128i c0 = _mm_unpacklo_epi8(b0, b1), c1 = _mm_unpackhi_epi8(b0, b1);
-      const __m128i c2 = _mm_unpacklo_epi8(b2, b3), c3 = _mm_unpackhi_epi8(b2, b3);
-      // c0 = R0..R7 G0..G7, c1 = B0..B7 0.., c2 = R8..R15 G8..G15, c3 = B8..B15 0..
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(r + i), _mm_unpacklo_epi64(c0, c2));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(g + i), _mm_unpackhi_epi64(c0, c2));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(b + i), _mm_unpacklo_epi64(c1, c3));
+      const __m128i c0 = _mm_unpacklo_epi8(b0, b1),
+                    c1 = _mm_unpackhi_epi8(b0, b1);
+      const __m128i c2 = _mm_unpacklo_epi8(b2, b3),
+                    c3 = _mm_unpackhi_epi8(b2, b3);
+      // c0 = R0..R7 G0..G7, c1 = B0..B7 0.., c2 = R8..R15 G8..G15, c3 = B8..B15
+      // 0..
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(r + i),
+                       _mm_unpacklo_epi64(c0, c2));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(g + i),
+                       _mm_unpackhi_epi64(c0, c2));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(b + i),
+                       _mm_unpacklo_epi64(c1, c3));
     }
 #endif
     for (; i < plane; ++i) {
@@ -140,15 +155,16 @@ inline std::vector<Tap> AreaTaps(int src_size, int dst_size, double scale) {
     const int last = std::min(static_cast<int>(std::floor(end)), src_size - 1);
     const int first = std::min(static_cast<int>(std::ceil(begin)), last);
     if (first - begin > 1e-3) {  // the partly covered pixel on the left
-      taps.push_back({d, first - 1, static_cast<float>((first - begin) / width)});
+      taps.push_back(
+          {d, first - 1, static_cast<float>((first - begin) / width)});
     }
     for (int s = first; s < last; ++s) {
       taps.push_back({d, s, static_cast<float>(1.0 / width)});
     }
     if (end - last > 1e-3) {  // the partly covered pixel on the right
       taps.push_back({d, last,
-                      static_cast<float>(std::min(std::min(end - last, 1.0), width) /
-                                         width)});
+                      static_cast<float>(
+                          std::min(std::min(end - last, 1.0), width) / width)});
     }
   }
   return taps;
@@ -220,8 +236,10 @@ inline void WeightedRowSumN(const uint8_t* const* rows, const int16_t* weight,
       for (int t = 0; t < taps; ++t) {
         const __m128i x =
             _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[t] + i));
-        lo = _mm_add_epi16(lo, _mm_mullo_epi16(_mm_unpacklo_epi8(x, zero), w[t]));
-        hi = _mm_add_epi16(hi, _mm_mullo_epi16(_mm_unpackhi_epi8(x, zero), w[t]));
+        lo = _mm_add_epi16(lo,
+                           _mm_mullo_epi16(_mm_unpacklo_epi8(x, zero), w[t]));
+        hi = _mm_add_epi16(hi,
+                           _mm_mullo_epi16(_mm_unpackhi_epi8(x, zero), w[t]));
       }
       _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), lo);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + 8), hi);
@@ -238,13 +256,20 @@ inline void WeightedRowSumN(const uint8_t* const* rows, const int16_t* weight,
 inline void WeightedRowSum(const uint8_t* const* rows, const int16_t* weight,
                            int taps, int len, int16_t* out) {
   switch (taps) {  // the common tap counts, unrolled
-    case 1: return WeightedRowSumN<1>(rows, weight, taps, len, out);
-    case 2: return WeightedRowSumN<2>(rows, weight, taps, len, out);
-    case 3: return WeightedRowSumN<3>(rows, weight, taps, len, out);
-    case 4: return WeightedRowSumN<4>(rows, weight, taps, len, out);
-    case 5: return WeightedRowSumN<5>(rows, weight, taps, len, out);
-    case 6: return WeightedRowSumN<6>(rows, weight, taps, len, out);
-    default: return WeightedRowSumN<0>(rows, weight, taps, len, out);
+    case 1:
+      return WeightedRowSumN<1>(rows, weight, taps, len, out);
+    case 2:
+      return WeightedRowSumN<2>(rows, weight, taps, len, out);
+    case 3:
+      return WeightedRowSumN<3>(rows, weight, taps, len, out);
+    case 4:
+      return WeightedRowSumN<4>(rows, weight, taps, len, out);
+    case 5:
+      return WeightedRowSumN<5>(rows, weight, taps, len, out);
+    case 6:
+      return WeightedRowSumN<6>(rows, weight, taps, len, out);
+    default:
+      return WeightedRowSumN<0>(rows, weight, taps, len, out);
   }
 }
 
@@ -254,8 +279,10 @@ inline void WidenRow(const uint8_t* row, int len, int16_t* out) {
 #ifdef ENVPOOL_LITE_ATARI_SSE2
   const __m128i zero = _mm_setzero_si128();
   for (; i + 16 <= len; i += 16) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_unpacklo_epi8(x, zero));
+    const __m128i x =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                     _mm_unpacklo_epi8(x, zero));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + 8),
                      _mm_unpackhi_epi8(x, zero));
   }
@@ -267,22 +294,26 @@ inline void WidenRow(const uint8_t* row, int len, int16_t* out) {
 // DotProducts (below) for lanes = 8 * blocks; kBlocks > 0 fixes blocks.
 template <int kBlocks>
 inline void DotProducts8(const int16_t* in, const int32_t* offset,
-                         const int16_t* weight, int lanes, int n, int32_t* out) {
+                         const int16_t* weight, int lanes, int n,
+                         int32_t* out) {
   const int blocks = kBlocks > 0 ? kBlocks : lanes / 8;
   auto dot = [&](int j) {
     const int16_t* v = in + offset[j];
     const int16_t* w = weight + static_cast<std::size_t>(j) * 8 * blocks;
-    __m128i a = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)),
-                               _mm_loadu_si128(reinterpret_cast<const __m128i*>(w)));
+    __m128i a =
+        _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(w)));
     for (int b = 1; b < blocks; ++b) {
       a = _mm_add_epi32(
-          a, _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 8 * b)),
-                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 8 * b))));
+          a, _mm_madd_epi16(
+                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 8 * b)),
+                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 8 * b))));
     }
     return a;
   };
   for (int j = 0; j < n; j += 4) {
-    const __m128i a0 = dot(j), a1 = dot(j + 1), a2 = dot(j + 2), a3 = dot(j + 3);
+    const __m128i a0 = dot(j), a1 = dot(j + 1), a2 = dot(j + 2),
+                  a3 = dot(j + 3);
     // Transpose-and-add: lane u of the result is the sum of a_u's lanes.
     const __m128i s01 =
         _mm_add_epi32(_mm_unpacklo_epi32(a0, a1), _mm_unpackhi_epi32(a0, a1));
@@ -314,7 +345,8 @@ inline void DotProducts(const int16_t* in, const int32_t* offset,
           _mm_unpacklo_epi32(pair(offset[j + 2]), pair(offset[j + 3])));
       _mm_storeu_si128(
           reinterpret_cast<__m128i*>(out + j),
-          _mm_madd_epi16(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(weight + 2 * j))));
+          _mm_madd_epi16(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(
+                                weight + 2 * j))));
     }
     return;
   }
@@ -323,25 +355,33 @@ inline void DotProducts(const int16_t* in, const int32_t* offset,
       const int16_t* w = weight + 4 * j;
       const __m128i ab = _mm_unpacklo_epi64(
           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + offset[j])),
-          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + offset[j + 1])));
+          _mm_loadl_epi64(
+              reinterpret_cast<const __m128i*>(in + offset[j + 1])));
       const __m128i cd = _mm_unpacklo_epi64(
           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + offset[j + 2])),
-          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + offset[j + 3])));
+          _mm_loadl_epi64(
+              reinterpret_cast<const __m128i*>(in + offset[j + 3])));
       // [a01 a23 b01 b23] and [c01 c23 d01 d23]: pairwise sums of products.
-      const __m128 p = _mm_castsi128_ps(
-          _mm_madd_epi16(ab, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w))));
+      const __m128 p = _mm_castsi128_ps(_mm_madd_epi16(
+          ab, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w))));
       const __m128 q = _mm_castsi128_ps(_mm_madd_epi16(
           cd, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 8))));
-      const __m128i even = _mm_castps_si128(_mm_shuffle_ps(p, q, _MM_SHUFFLE(2, 0, 2, 0)));
-      const __m128i odd = _mm_castps_si128(_mm_shuffle_ps(p, q, _MM_SHUFFLE(3, 1, 3, 1)));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), _mm_add_epi32(even, odd));
+      const __m128i even =
+          _mm_castps_si128(_mm_shuffle_ps(p, q, _MM_SHUFFLE(2, 0, 2, 0)));
+      const __m128i odd =
+          _mm_castps_si128(_mm_shuffle_ps(p, q, _MM_SHUFFLE(3, 1, 3, 1)));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j),
+                       _mm_add_epi32(even, odd));
     }
     return;
   }
   switch (lanes) {
-    case 8: return DotProducts8<1>(in, offset, weight, lanes, n, out);
-    case 16: return DotProducts8<2>(in, offset, weight, lanes, n, out);
-    default: return DotProducts8<0>(in, offset, weight, lanes, n, out);
+    case 8:
+      return DotProducts8<1>(in, offset, weight, lanes, n, out);
+    case 16:
+      return DotProducts8<2>(in, offset, weight, lanes, n, out);
+    default:
+      return DotProducts8<0>(in, offset, weight, lanes, n, out);
   }
 #else
   for (int j = 0; j < n; ++j) {
@@ -357,27 +397,34 @@ inline void DotProducts(const int16_t* in, const int32_t* offset,
 // For images with 2 to 4 channels, the horizontal pass of whole pixels: for
 // each output pixel dx < dst_w and channel c < cn,
 //   out[dx * cn + c] = sum_{q < n_pairs} in[e] * w0 + in[e + cn] * w1,
-//   e = first[dx] + 2 * q * cn + c, (w0, w1) = weight[(dx * n_pairs + q) * 8 + {0, 1}],
+//   e = first[dx] + 2 * q * cn + c, (w0, w1) = weight[(dx * n_pairs + q) * 8 +
+//   {0, 1}],
 // i.e. pair q weighs two neighbouring pixels, all channels in one SSE2
 // multiply-add (each weight pair is stored 4 times, once per lane). `in` is
 // read up to first[dx] + 2 * n_pairs * cn + 8; out is written up to
 // out[dst_w * cn + 3].
 template <int kCn, int kPairs>
-inline void PixelPairDotsN(const int16_t* in, const int32_t* first, const int16_t* weight,
-                           int n_pairs, int dst_w, int32_t* out) {
+inline void PixelPairDotsN(const int16_t* in, const int32_t* first,
+                           const int16_t* weight, int n_pairs, int dst_w,
+                           int32_t* out) {
   if (kPairs > 0) n_pairs = kPairs;
 #ifdef ENVPOOL_LITE_ATARI_SSE2
-  auto pair = [](const int16_t* at) {  // [at[0], at[cn], at[1], at[cn + 1], ...]
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-    return _mm_unpacklo_epi16(x, _mm_srli_si128(x, 2 * kCn));
-  };
+  auto pair =
+      [](const int16_t* at) {  // [at[0], at[cn], at[1], at[cn + 1], ...]
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+        return _mm_unpacklo_epi16(x, _mm_srli_si128(x, 2 * kCn));
+      };
   for (int dx = 0; dx < dst_w; ++dx) {
     const int16_t* v = in + first[dx];
     const int16_t* w = weight + static_cast<std::size_t>(dx) * n_pairs * 8;
-    __m128i acc = _mm_madd_epi16(pair(v), _mm_loadu_si128(reinterpret_cast<const __m128i*>(w)));
+    __m128i acc = _mm_madd_epi16(
+        pair(v), _mm_loadu_si128(reinterpret_cast<const __m128i*>(w)));
     for (int q = 1; q < n_pairs; ++q) {
-      acc = _mm_add_epi32(acc, _mm_madd_epi16(pair(v + 2 * q * kCn),
-                                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 8 * q))));
+      acc = _mm_add_epi32(
+          acc,
+          _mm_madd_epi16(
+              pair(v + 2 * q * kCn),
+              _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 8 * q))));
     }
     // Lanes kCn..3 belong to the next pixel, which overwrites them.
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + dx * kCn), acc);
@@ -388,7 +435,8 @@ inline void PixelPairDotsN(const int16_t* in, const int32_t* first, const int16_
       int32_t sum = 0;
       for (int q = 0; q < n_pairs; ++q) {
         const int e = first[dx] + 2 * q * kCn + c;
-        const int16_t* w = weight + (static_cast<std::size_t>(dx) * n_pairs + q) * 8;
+        const int16_t* w =
+            weight + (static_cast<std::size_t>(dx) * n_pairs + q) * 8;
         sum += in[e] * w[0] + in[e + kCn] * w[1];
       }
       out[dx * kCn + c] = sum;
@@ -398,45 +446,62 @@ inline void PixelPairDotsN(const int16_t* in, const int32_t* first, const int16_
 }
 
 template <int kCn>
-inline void PixelPairDotsCn(const int16_t* in, const int32_t* first, const int16_t* weight,
-                            int n_pairs, int dst_w, int32_t* out) {
+inline void PixelPairDotsCn(const int16_t* in, const int32_t* first,
+                            const int16_t* weight, int n_pairs, int dst_w,
+                            int32_t* out) {
   switch (n_pairs) {
-    case 1: return PixelPairDotsN<kCn, 1>(in, first, weight, n_pairs, dst_w, out);
-    case 2: return PixelPairDotsN<kCn, 2>(in, first, weight, n_pairs, dst_w, out);
-    case 3: return PixelPairDotsN<kCn, 3>(in, first, weight, n_pairs, dst_w, out);
-    default: return PixelPairDotsN<kCn, 0>(in, first, weight, n_pairs, dst_w, out);
+    case 1:
+      return PixelPairDotsN<kCn, 1>(in, first, weight, n_pairs, dst_w, out);
+    case 2:
+      return PixelPairDotsN<kCn, 2>(in, first, weight, n_pairs, dst_w, out);
+    case 3:
+      return PixelPairDotsN<kCn, 3>(in, first, weight, n_pairs, dst_w, out);
+    default:
+      return PixelPairDotsN<kCn, 0>(in, first, weight, n_pairs, dst_w, out);
   }
 }
 
-inline void PixelPairDots(const int16_t* in, const int32_t* first, const int16_t* weight,
-                          int n_pairs, int cn, int dst_w, int32_t* out) {
+inline void PixelPairDots(const int16_t* in, const int32_t* first,
+                          const int16_t* weight, int n_pairs, int cn, int dst_w,
+                          int32_t* out) {
   switch (cn) {
-    case 2: return PixelPairDotsCn<2>(in, first, weight, n_pairs, dst_w, out);
-    case 3: return PixelPairDotsCn<3>(in, first, weight, n_pairs, dst_w, out);
-    default: return PixelPairDotsCn<4>(in, first, weight, n_pairs, dst_w, out);
+    case 2:
+      return PixelPairDotsCn<2>(in, first, weight, n_pairs, dst_w, out);
+    case 3:
+      return PixelPairDotsCn<3>(in, first, weight, n_pairs, dst_w, out);
+    default:
+      return PixelPairDotsCn<4>(in, first, weight, n_pairs, dst_w, out);
   }
 }
 
 // One output row of OpenCV's 2x2 block mean of a one-channel image:
 // out[j] = (r0[2j] + r0[2j + 1] + r1[2j] + r1[2j + 1] + 2) >> 2, j < n.
-inline void BlockMean2x2Row(const uint8_t* r0, const uint8_t* r1, int n, uint8_t* out) {
+inline void BlockMean2x2Row(const uint8_t* r0, const uint8_t* r1, int n,
+                            uint8_t* out) {
   int j = 0;
 #ifdef ENVPOOL_LITE_ATARI_SSE2
   const __m128i zero = _mm_setzero_si128();
   const __m128i ones = _mm_set1_epi16(1);
   const __m128i two = _mm_set1_epi16(2);
   for (; j + 8 <= n; j += 8) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r0 + 2 * j));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r1 + 2 * j));
-    const __m128i lo = _mm_add_epi16(_mm_unpacklo_epi8(a, zero), _mm_unpacklo_epi8(b, zero));
-    const __m128i hi = _mm_add_epi16(_mm_unpackhi_epi8(a, zero), _mm_unpackhi_epi8(b, zero));
-    const __m128i sums = _mm_packs_epi32(_mm_madd_epi16(lo, ones), _mm_madd_epi16(hi, ones));
+    const __m128i a =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(r0 + 2 * j));
+    const __m128i b =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(r1 + 2 * j));
+    const __m128i lo =
+        _mm_add_epi16(_mm_unpacklo_epi8(a, zero), _mm_unpacklo_epi8(b, zero));
+    const __m128i hi =
+        _mm_add_epi16(_mm_unpackhi_epi8(a, zero), _mm_unpackhi_epi8(b, zero));
+    const __m128i sums =
+        _mm_packs_epi32(_mm_madd_epi16(lo, ones), _mm_madd_epi16(hi, ones));
     const __m128i mean = _mm_srai_epi16(_mm_add_epi16(sums, two), 2);
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + j), _mm_packus_epi16(mean, mean));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + j),
+                     _mm_packus_epi16(mean, mean));
   }
 #endif
   for (; j < n; ++j) {
-    out[j] = static_cast<uint8_t>((r0[2 * j] + r0[2 * j + 1] + r1[2 * j] + r1[2 * j + 1] + 2) >> 2);
+    out[j] = static_cast<uint8_t>(
+        (r0[2 * j] + r0[2 * j + 1] + r1[2 * j] + r1[2 * j + 1] + 2) >> 2);
   }
 }
 
@@ -453,7 +518,10 @@ class Resizer {
 
   Resizer(int src_h, int src_w, int dst_h, int dst_w, int channels,
           Method method)
-      : src_h_(src_h), src_w_(src_w), dst_h_(dst_h), dst_w_(dst_w),
+      : src_h_(src_h),
+        src_w_(src_w),
+        dst_h_(dst_h),
+        dst_w_(dst_w),
         cn_(channels) {
     constexpr int kMaxSide = 1 << 15;
     if (src_h <= 0 || src_w <= 0 || dst_h <= 0 || dst_w <= 0 || channels <= 0 ||
@@ -486,7 +554,8 @@ class Resizer {
     }
     if (area && scale_x >= 1 && scale_y >= 1) {
       if (integer_factors) {
-        SetUpBlockMean(static_cast<int>(int_scale_y), static_cast<int>(int_scale_x));
+        SetUpBlockMean(static_cast<int>(int_scale_y),
+                       static_cast<int>(int_scale_x));
       } else {
         SetUpAreaMean(scale_y, scale_x);
       }
@@ -506,13 +575,20 @@ class Resizer {
   // unusual size ratios, "area-float" and "area-block-scalar".
   const char* algorithm() const {
     switch (path_) {
-      case Path::kCopy: return "copy";
-      case Path::kBlockMean2x2Gray: return "area-block-2x2";
-      case Path::kBlockMean: return "area-block";
-      case Path::kAreaMean: return "area-mean";
-      case Path::kAreaFloat: return "area-float";
-      case Path::kBlockMeanScalar: return "area-block-scalar";
-      case Path::kLinear: return "linear";
+      case Path::kCopy:
+        return "copy";
+      case Path::kBlockMean2x2Gray:
+        return "area-block-2x2";
+      case Path::kBlockMean:
+        return "area-block";
+      case Path::kAreaMean:
+        return "area-mean";
+      case Path::kAreaFloat:
+        return "area-float";
+      case Path::kBlockMeanScalar:
+        return "area-block-scalar";
+      case Path::kLinear:
+        return "linear";
     }
     return "?";
   }
@@ -526,8 +602,10 @@ class Resizer {
         return;
       case Path::kBlockMean2x2Gray:
         for (int dy = 0; dy < dst_h_; ++dy) {
-          const uint8_t* row = src + static_cast<std::size_t>(2 * dy) * src_row_;
-          detail::BlockMean2x2Row(row, row + src_row_, n_, dst + static_cast<std::size_t>(dy) * n_);
+          const uint8_t* row =
+              src + static_cast<std::size_t>(2 * dy) * src_row_;
+          detail::BlockMean2x2Row(row, row + src_row_, n_,
+                                  dst + static_cast<std::size_t>(dy) * n_);
         }
         return;
       case Path::kBlockMean:
@@ -537,7 +615,8 @@ class Resizer {
       case Path::kAreaFloat:
         for (int dy = 0; dy < dst_h_; ++dy) {
           for (int j = 0; j < n_; ++j) {
-            dst[static_cast<std::size_t>(dy) * n_ + j] = AreaPixelFloat(src, dy, j);
+            dst[static_cast<std::size_t>(dy) * n_ + j] =
+                AreaPixelFloat(src, dy, j);
           }
         }
         return;
@@ -552,13 +631,19 @@ class Resizer {
 
  private:
   enum class Path {
-    kCopy, kBlockMean2x2Gray, kBlockMean, kAreaMean, kAreaFloat, kBlockMeanScalar, kLinear
+    kCopy,
+    kBlockMean2x2Gray,
+    kBlockMean,
+    kAreaMean,
+    kAreaFloat,
+    kBlockMeanScalar,
+    kLinear
   };
   // How the exact integer sums N of kBlockMean / kAreaMean become pixels.
   enum class Rounding {
     kHalfUpQuarter,  // (N + 2) >> 2: OpenCV's 2x2 block mean
     kFloatScale,     // rint(float(N) * scale_): other block means
-    kExactMean,      // N / D (D = qx * qy) to nearest, near-ties redone in float
+    kExactMean,  // N / D (D = qx * qy) to nearest, near-ties redone in float
   };
 
   // --- set-up ---------------------------------------------------------------
@@ -569,9 +654,11 @@ class Resizer {
   // output j = dx * cn + c reading source element x_offset_[j] + l (tap k
   // at lane (column_k - first column) * cn). 2 to 4 channels: pixel pairs
   // (see PixelPairDotsN).
-  void SetUpHorizontal(const std::vector<std::vector<std::pair<int, int>>>& taps) {
+  void SetUpHorizontal(
+      const std::vector<std::vector<std::pair<int, int>>>& taps) {
     int columns = 1;  // the most source columns one output pixel spans
-    for (const auto& t : taps) columns = std::max(columns, t.back().first - t.front().first + 1);
+    for (const auto& t : taps)
+      columns = std::max(columns, t.back().first - t.front().first + 1);
     pixel_pairs_ = cn_ >= 2 && cn_ <= 4 ? (columns + 1) / 2 : 0;
     if (pixel_pairs_ > 0) {
       x_offset_.assign(dst_w_, 0);
@@ -582,8 +669,8 @@ class Resizer {
         for (const auto& [s, w] : taps[dx]) {
           const int q = (s - first) / 2, half = (s - first) % 2;
           for (int lane = 0; lane < 4; ++lane) {
-            x_weight_[(static_cast<std::size_t>(dx) * pixel_pairs_ + q) * 8 + 2 * lane + half] =
-                static_cast<int16_t>(w);
+            x_weight_[(static_cast<std::size_t>(dx) * pixel_pairs_ + q) * 8 +
+                      2 * lane + half] = static_cast<int16_t>(w);
           }
         }
       }
@@ -598,14 +685,15 @@ class Resizer {
           const int j = dx * cn_ + c;
           x_offset_[j] = first * cn_ + c;
           for (const auto& [s, w] : taps[dx]) {
-            x_weight_[static_cast<std::size_t>(j) * x_lanes_ + (s - first) * cn_] =
-                static_cast<int16_t>(w);
+            x_weight_[static_cast<std::size_t>(j) * x_lanes_ +
+                      (s - first) * cn_] = static_cast<int16_t>(w);
           }
         }
       }
     }
     // int16 rows are read past their end (zeros there) by both kernels.
-    row16_.assign(static_cast<std::size_t>(src_row_) + x_lanes_ + 4 * cn_ + 32, 0);
+    row16_.assign(static_cast<std::size_t>(src_row_) + x_lanes_ + 4 * cn_ + 32,
+                  0);
     sums_.assign(n16_ + 4, 0);
     row8_.assign(n16_, 0);
   }
@@ -616,14 +704,15 @@ class Resizer {
       detail::PixelPairDots(row16_.data(), x_offset_.data(), x_weight_.data(),
                             pixel_pairs_, cn_, dst_w_, sums);
     } else {
-      detail::DotProducts(row16_.data(), x_offset_.data(), x_weight_.data(), x_lanes_,
-                          n4_, sums);
+      detail::DotProducts(row16_.data(), x_offset_.data(), x_weight_.data(),
+                          x_lanes_, n4_, sums);
     }
   }
 
   // Integer shrink factors: plain block sums.
   void SetUpBlockMean(int ky, int kx) {
-    if (ky * 255 > 32767 || kx * ky > 65536) {  // int16 column sums would overflow
+    if (ky * 255 > 32767 ||
+        kx * ky > 65536) {  // int16 column sums would overflow
       path_ = Path::kBlockMeanScalar;
       block_y_ = ky, block_x_ = kx;
       scale_ = 1.f / static_cast<float>(kx * ky);
@@ -659,8 +748,10 @@ class Resizer {
 
   // Non-integer shrink factors: OpenCV's area taps, as integers over qx, qy.
   void SetUpAreaMean(double scale_y, double scale_x) {
-    const std::vector<detail::Tap> xt = detail::AreaTaps(src_w_, dst_w_, scale_x);
-    const std::vector<detail::Tap> yt = detail::AreaTaps(src_h_, dst_h_, scale_y);
+    const std::vector<detail::Tap> xt =
+        detail::AreaTaps(src_w_, dst_w_, scale_x);
+    const std::vector<detail::Tap> yt =
+        detail::AreaTaps(src_h_, dst_h_, scale_y);
     // The float taps, for the exact fallback.
     x_tap_begin_.assign(dst_w_ + 1, 0);
     for (const auto& t : xt) {
@@ -717,7 +808,8 @@ class Resizer {
     // float(N) * scale_ within 256 * 2 * ulp. So when the latter lies
     // farther than both errors from .5 + an integer, both round to the same
     // integer; pixels nearer (in practice: exact ties) are redone in float.
-    const double error = 255.0 * (max_x_taps + max_y_taps + 12) * kUlp + 512.0 * kUlp;
+    const double error =
+        255.0 * (max_x_taps + max_y_taps + 12) * kUlp + 512.0 * kUlp;
     tie_threshold_ = static_cast<float>(0.5 - 2 * error);  // with a 2x margin
     SetUpHorizontal(taps);
     row_ptrs_.resize(max_y_taps);
@@ -726,8 +818,10 @@ class Resizer {
 
   void SetUpLinear(bool area_mode) {
     path_ = Path::kLinear;
-    const std::vector<detail::LinearTap> xt = detail::LinearTaps(src_w_, dst_w_, area_mode, true);
-    const std::vector<detail::LinearTap> yt = detail::LinearTaps(src_h_, dst_h_, area_mode, false);
+    const std::vector<detail::LinearTap> xt =
+        detail::LinearTaps(src_w_, dst_w_, area_mode, true);
+    const std::vector<detail::LinearTap> yt =
+        detail::LinearTaps(src_h_, dst_h_, area_mode, false);
     std::vector<std::vector<std::pair<int, int>>> taps(dst_w_);
     for (int dx = 0; dx < dst_w_; ++dx) {
       taps[dx] = {{xt[dx].src, xt[dx].w0}, {xt[dx].src + 1, xt[dx].w1}};
@@ -735,7 +829,8 @@ class Resizer {
     SetUpHorizontal(taps);  // the second tap may read the zero padding
     for (const auto& t : yt) {
       linear_rows_.push_back({std::clamp(t.src, 0, src_h_ - 1),
-                              std::clamp(t.src + 1, 0, src_h_ - 1), t.w0, t.w1});
+                              std::clamp(t.src + 1, 0, src_h_ - 1), t.w0,
+                              t.w1});
     }
     for (auto& row : linear_cache_) row.assign(n16_ + 4, 0);
   }
@@ -751,14 +846,20 @@ class Resizer {
       const int begin = y_begin_[dy];
       const int taps = y_begin_[dy + 1] - begin;
       for (int t = 0; t < taps; ++t) {
-        row_ptrs_[t] = src + static_cast<std::size_t>(y_row_[begin + t]) * src_row_;
+        row_ptrs_[t] =
+            src + static_cast<std::size_t>(y_row_[begin + t]) * src_row_;
       }
-      detail::WeightedRowSum(row_ptrs_.data(), &y_mult_[begin], taps, src_row_, row16);
+      detail::WeightedRowSum(row_ptrs_.data(), &y_mult_[begin], taps, src_row_,
+                             row16);
       Horizontal(sums);
       uint8_t* out = dst + static_cast<std::size_t>(dy) * n_;
       switch (rounding_) {
-        case Rounding::kHalfUpQuarter: RoundRow<Rounding::kHalfUpQuarter>(sums, out); break;
-        case Rounding::kFloatScale: RoundRow<Rounding::kFloatScale>(sums, out); break;
+        case Rounding::kHalfUpQuarter:
+          RoundRow<Rounding::kHalfUpQuarter>(sums, out);
+          break;
+        case Rounding::kFloatScale:
+          RoundRow<Rounding::kFloatScale>(sums, out);
+          break;
         case Rounding::kExactMean:
           RoundRow<Rounding::kExactMean>(sums, out);
           for (int f = 0; f < flagged_count_; ++f) {
@@ -786,17 +887,20 @@ class Resizer {
       __m128i r[4];
       int near_tie = 0;
       for (int u = 0; u < 4; ++u) {
-        const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(sums + j + 4 * u));
+        const __m128i s =
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(sums + j + 4 * u));
         if (kRounding == Rounding::kHalfUpQuarter) {
           r[u] = _mm_srai_epi32(_mm_add_epi32(s, two), 2);
         } else {
-          // cvtps2dq rounds half to even (the default MXCSR mode), like cvRound.
+          // cvtps2dq rounds half to even (the default MXCSR mode), like
+          // cvRound.
           const __m128 mean = _mm_mul_ps(_mm_cvtepi32_ps(s), scale);
           r[u] = _mm_cvtps_epi32(mean);
           if (kRounding == Rounding::kExactMean) {
             const __m128 distance =
                 _mm_and_ps(_mm_sub_ps(mean, _mm_cvtepi32_ps(r[u])), abs_mask);
-            near_tie |= _mm_movemask_ps(_mm_cmpge_ps(distance, threshold)) << (4 * u);
+            near_tie |= _mm_movemask_ps(_mm_cmpge_ps(distance, threshold))
+                        << (4 * u);
           }
         }
       }
@@ -834,7 +938,8 @@ class Resizer {
     const int c = j - dx * cn_;
     float sum = 0.f;
     for (int t = y_begin_[dy]; t < y_begin_[dy + 1]; ++t) {
-      const uint8_t* row = src + static_cast<std::size_t>(y_row_[t]) * src_row_ + c;
+      const uint8_t* row =
+          src + static_cast<std::size_t>(y_row_[t]) * src_row_ + c;
       float h = 0.f;
       for (int k = x_tap_begin_[dx]; k < x_tap_begin_[dx + 1]; ++k) {
         h += static_cast<float>(row[x_tap_src_[k] * cn_]) * x_tap_weight_[k];
@@ -851,10 +956,13 @@ class Resizer {
         for (int c = 0; c < cn_; ++c) {
           int32_t sum = 0;
           for (int r = 0; r < block_y_; ++r) {
-            const uint8_t* row = src + static_cast<std::size_t>(dy * block_y_ + r) * src_row_;
-            for (int k = 0; k < block_x_; ++k) sum += row[(dx * block_x_ + k) * cn_ + c];
+            const uint8_t* row =
+                src + static_cast<std::size_t>(dy * block_y_ + r) * src_row_;
+            for (int k = 0; k < block_x_; ++k)
+              sum += row[(dx * block_x_ + k) * cn_ + c];
           }
-          const std::size_t j = static_cast<std::size_t>(dy) * n_ + dx * cn_ + c;
+          const std::size_t j =
+              static_cast<std::size_t>(dy) * n_ + dx * cn_ + c;
           dst[j] = rounding_ == Rounding::kHalfUpQuarter
                        ? detail::ClampToU8((sum + 2) >> 2)
                        : detail::ClampToU8(static_cast<int>(
@@ -873,7 +981,8 @@ class Resizer {
     // Evict the slot not holding `keep`; with nothing to keep, the older row.
     const int s = keep >= 0 ? (linear_cached_[0] == keep ? 1 : 0)
                             : (linear_cached_[0] <= linear_cached_[1] ? 0 : 1);
-    detail::WidenRow(src + static_cast<std::size_t>(row) * src_row_, src_row_, row16_.data());
+    detail::WidenRow(src + static_cast<std::size_t>(row) * src_row_, src_row_,
+                     row16_.data());
     Horizontal(linear_cache_[s].data());
     linear_cached_[s] = row;
     return linear_cache_[s].data();
@@ -893,8 +1002,10 @@ class Resizer {
       const __m128i two = _mm_set1_epi16(2);
       auto load = [](const int32_t* p) {
         return _mm_packs_epi32(
-            _mm_srai_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), 4),
-            _mm_srai_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 4)), 4));
+            _mm_srai_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)),
+                           4),
+            _mm_srai_epi32(
+                _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 4)), 4));
       };
       uint8_t* row = row8_.data();
       for (int j = 0; j < n_; j += 8) {
@@ -903,13 +1014,15 @@ class Resizer {
                                         _mm_mulhi_epi16(load(h1 + j), b1)),
                           two),
             2);
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(row + j), _mm_packus_epi16(v, v));
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(row + j),
+                         _mm_packus_epi16(v, v));
       }
       std::memcpy(out, row, n_);
 #else
       for (int j = 0; j < n_; ++j) {
         out[j] = detail::ClampToU8(((((h0[j] >> 4) * r.w0) >> 16) +
-                                    (((h1[j] >> 4) * r.w1) >> 16) + 2) >> 2);
+                                    (((h1[j] >> 4) * r.w1) >> 16) + 2) >>
+                                   2);
       }
 #endif
     }

@@ -45,10 +45,10 @@ class AntEnv : public mujoco::MujocoEnv {
     using mujoco::F32;
     using mujoco::F64;
     if (V == 5) {
-      return {F64("x_position"),     F64("y_position"),
+      return {F64("x_position"),           F64("y_position"),
               F64("distance_from_origin"), F64("x_velocity"),
-              F64("y_velocity"),     F64("reward_forward"),
-              F32("reward_ctrl"),    F64("reward_contact"),
+              F64("y_velocity"),           F64("reward_forward"),
+              F32("reward_ctrl"),          F64("reward_contact"),
               F64("reward_survive")};
     }
     // v4 with use_contact_forces reports -contact_cost (a float64) as
@@ -105,9 +105,10 @@ class AntEnv : public mujoco::MujocoEnv {
         contact_(Contact(config)) {
     SetInfoSpecs(Info(config));
     reads_cfrc_ext_ = V == 5 || contact_;  // the contact cost or the obs
-    main_body_ = V == 5 ? static_cast<int>(config.GetInt("main_body",
-                                                         0, model_->nbody - 1))
-                        : BodyId("torso");
+    main_body_ =
+        V == 5
+            ? static_cast<int>(config.GetInt("main_body", 0, model_->nbody - 1))
+            : BodyId("torso");
   }
 
   void Reset() override {

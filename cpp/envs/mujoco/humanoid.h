@@ -55,29 +55,35 @@ class HumanoidFamilyEnv : public mujoco::MujocoEnv {
     using mujoco::F64;
     if (kStandup) {
       if (V == 5) {
-        return {F64("x_position"),      F64("y_position"),
+        return {F64("x_position"),
+                F64("y_position"),
                 F64("z_distance_from_origin"),
                 F64("tendon_length", ntendon),
                 F64("tendon_velocity", ntendon),
-                F64("reward_linup"),    F64("reward_quadctrl"),
+                F64("reward_linup"),
+                F64("reward_quadctrl"),
                 F64("reward_impact")};
       }
       return {F64("reward_linup"), F64("reward_quadctrl"),
               F64("reward_impact")};
     }
     if (V == 5) {
-      return {F64("x_position"),       F64("y_position"),
+      return {F64("x_position"),
+              F64("y_position"),
               F64("tendon_length", ntendon),
               F64("tendon_velocity", ntendon),
-              F64("distance_from_origin"), F64("x_velocity"),
-              F64("y_velocity"),       F64("reward_survive"),
-              F64("reward_forward"),   F64("reward_ctrl"),
+              F64("distance_from_origin"),
+              F64("x_velocity"),
+              F64("y_velocity"),
+              F64("reward_survive"),
+              F64("reward_forward"),
+              F64("reward_ctrl"),
               F64("reward_contact")};
     }
-    return {F64("reward_linvel"),  F64("reward_quadctrl"),
-            F64("reward_alive"),   F64("x_position"),
-            F64("y_position"),     F64("distance_from_origin"),
-            F64("x_velocity"),     F64("y_velocity"),
+    return {F64("reward_linvel"), F64("reward_quadctrl"),
+            F64("reward_alive"),  F64("x_position"),
+            F64("y_position"),    F64("distance_from_origin"),
+            F64("x_velocity"),    F64("y_velocity"),
             F64("forward_reward")};
   }
 
@@ -235,9 +241,9 @@ class HumanoidFamilyEnv : public mujoco::MujocoEnv {
       quad_impact_cost = ContactCost();
     } else {
       // min(5e-7 * np.square(cfrc_ext).sum(), 10)
-      const double c = 5e-7 * mujoco::SumOfSquares(
-                                  data_->cfrc_ext,
-                                  static_cast<int64_t>(model_->nbody) * 6);
+      const double c =
+          5e-7 * mujoco::SumOfSquares(data_->cfrc_ext,
+                                      static_cast<int64_t>(model_->nbody) * 6);
       quad_impact_cost = 10 < c ? 10.0 : c;
     }
     StepResult r;
@@ -257,8 +263,8 @@ class HumanoidFamilyEnv : public mujoco::MujocoEnv {
 
   // ctrl_cost_weight * np.sum(np.square(data.ctrl))
   double CtrlCost() const {
-    return ctrl_weight_ * mujoco::SumOfSquares(data_->ctrl,
-                                               static_cast<int64_t>(model_->nu));
+    return ctrl_weight_ *
+           mujoco::SumOfSquares(data_->ctrl, static_cast<int64_t>(model_->nu));
   }
 
   // np.clip(weight * np.sum(np.square(cfrc_ext)), low, high)

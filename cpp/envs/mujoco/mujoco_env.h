@@ -13,9 +13,9 @@
 #include <mujoco/mujoco.h>
 #include <numpy/random/bitgen.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -66,18 +66,17 @@ inline const Api& LoadApi(const std::string& path) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* err = dlerror();
-    throw std::invalid_argument("MuJoCo: cannot load " + path + ": " +
-                                (err ? err : "unknown error") +
-                                "; envpool_lite needs mujoco==" +
-                                ENVPOOL_LITE_MUJOCO_VERSION);
+    throw std::invalid_argument(
+        "MuJoCo: cannot load " + path + ": " + (err ? err : "unknown error") +
+        "; envpool_lite needs mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION);
   }
   Api a;
   auto sym = [&](const char* name) {
     void* p = dlsym(handle, name);
     if (p == nullptr) {
-      throw std::invalid_argument(std::string("MuJoCo: ") + path + " has no " +
-                                  name + "; envpool_lite needs mujoco==" +
-                                  ENVPOOL_LITE_MUJOCO_VERSION);
+      throw std::invalid_argument(
+          std::string("MuJoCo: ") + path + " has no " + name +
+          "; envpool_lite needs mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION);
     }
     return p;
   };
@@ -405,8 +404,8 @@ class MujocoEnv : public Env {
   int BodyId(const char* name) const {
     int id = api_.name2id(model_.get(), mjOBJ_BODY, name);
     if (id < 0) {
-      throw std::invalid_argument(std::string("MuJoCo: the model has no body '") +
-                                  name + "'");
+      throw std::invalid_argument(
+          std::string("MuJoCo: the model has no body '") + name + "'");
     }
     return id;
   }

@@ -1,8 +1,9 @@
 // HalfCheetah, Hopper, Walker2d and Swimmer (-v4 and -v5): the forward-moving
 // tasks whose reward is forward_reward_weight * x_velocity (+ a healthy
 // reward) - ctrl_cost_weight * sum(action**2), bit-exact with gymnasium
-// 1.4.0's gymnasium/envs/mujoco/{half_cheetah,hopper,walker2d,swimmer}_v{4,5}.py.
-// One class with a small table per task.
+// 1.4.0's
+// gymnasium/envs/mujoco/{half_cheetah,hopper,walker2d,swimmer}_v{4,5}.py. One
+// class with a small table per task.
 //
 // The control cost is a float32 (np.sum(np.square(action)) of the float32
 // action, times the weight as a float32, under numpy 2's promotion rules),
@@ -81,13 +82,14 @@ class PlanarEnv : public mujoco::MujocoEnv {
     using mujoco::F64;
     if (T == PlanarTask::kSwimmer) {
       if (V == 5) {
-        return {F64("x_position"), F64("y_position"),
+        return {F64("x_position"),           F64("y_position"),
                 F64("distance_from_origin"), F64("x_velocity"),
-                F64("y_velocity"), F64("reward_forward"), F32("reward_ctrl")};
+                F64("y_velocity"),           F64("reward_forward"),
+                F32("reward_ctrl")};
       }
-      return {F64("reward_fwd"), F32("reward_ctrl"), F64("x_position"),
-              F64("y_position"), F64("distance_from_origin"),
-              F64("x_velocity"), F64("y_velocity"), F64("forward_reward")};
+      return {F64("reward_fwd"), F32("reward_ctrl"),          F64("x_position"),
+              F64("y_position"), F64("distance_from_origin"), F64("x_velocity"),
+              F64("y_velocity"), F64("forward_reward")};
     }
     if (T == PlanarTask::kHalfCheetah) {
       return {F64("x_position"), F64("x_velocity"),
@@ -95,9 +97,9 @@ class PlanarEnv : public mujoco::MujocoEnv {
               F32("reward_ctrl")};
     }
     if (V == 5) {
-      return {F64("x_position"), F64("z_distance_from_origin"),
-              F64("x_velocity"), F64("reward_forward"), F32("reward_ctrl"),
-              F64("reward_survive")};
+      return {F64("x_position"),  F64("z_distance_from_origin"),
+              F64("x_velocity"),  F64("reward_forward"),
+              F32("reward_ctrl"), F64("reward_survive")};
     }
     return {F64("x_position"), F64("x_velocity")};
   }
@@ -109,7 +111,8 @@ class PlanarEnv : public mujoco::MujocoEnv {
     config.GetFloat("ctrl_cost_weight");
     if (kHealthy) {
       config.GetFloat("healthy_reward");
-      if (T == PlanarTask::kHopper) mujoco::GetRange(config, "healthy_state_range");
+      if (T == PlanarTask::kHopper)
+        mujoco::GetRange(config, "healthy_state_range");
       mujoco::GetRange(config, "healthy_z_range");
       mujoco::GetRange(config, "healthy_angle_range");
     }
@@ -173,8 +176,7 @@ class PlanarEnv : public mujoco::MujocoEnv {
     const double y_velocity = (y_after - y_before) / dt_;
     const double forward_reward = forward_weight_ * x_velocity;
     // float32: ctrl_cost_weight * np.sum(np.square(action))
-    const float ctrl_cost =
-        ctrl_weight_ * mujoco::SumOfSquares(a, model_->nu);
+    const float ctrl_cost = ctrl_weight_ * mujoco::SumOfSquares(a, model_->nu);
     StepResult r;
     double healthy_reward = 0.0;
     if (kHealthy) {
@@ -185,8 +187,8 @@ class PlanarEnv : public mujoco::MujocoEnv {
           ((V == 5 ? healthy : (healthy || terminate_)) ? 1.0 : 0.0) *
           healthy_reward_;
       r.terminated = !healthy && terminate_;
-      r.reward = (forward_reward + healthy_reward) -
-                 static_cast<double>(ctrl_cost);
+      r.reward =
+          (forward_reward + healthy_reward) - static_cast<double>(ctrl_cost);
     } else {
       r.reward = forward_reward - static_cast<double>(ctrl_cost);
     }
@@ -232,8 +234,8 @@ class PlanarEnv : public mujoco::MujocoEnv {
     for (int i = skipped; i < model_->nq; ++i) *obs++ = data_->qpos[i];
     for (int i = 0; i < model_->nv; ++i) {
       // Hopper and Walker2d clip the velocities to [-10, 10].
-      *obs++ = kHealthy ? mujoco::Clip(data_->qvel[i], -10, 10)
-                        : data_->qvel[i];
+      *obs++ =
+          kHealthy ? mujoco::Clip(data_->qvel[i], -10, 10) : data_->qvel[i];
     }
   }
 

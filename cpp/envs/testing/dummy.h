@@ -7,9 +7,9 @@
 // episodic_life): each ends in termination, and the pool continues the game.
 #pragma once
 
-#include <limits>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -40,7 +40,8 @@ class DummyEnv : public Env {
     config.GetInt("step_sleep_us", 0, 10'000'000);  // a step: at most 10 s
     config.GetInt("fail_on_step", -1, std::numeric_limits<int32_t>::max());
     config.GetInt("build_sleep_us", 0, 10'000'000);
-    config.GetInt("fail_on_build_seed", -1, std::numeric_limits<int32_t>::max());
+    config.GetInt("fail_on_build_seed", -1,
+                  std::numeric_limits<int32_t>::max());
     config.GetInt("max_episode_steps", 1, std::numeric_limits<int32_t>::max());
     EnvSpec spec;
     spec.obs = MakeBox<int64_t>("obs", {4}, {}, {});

@@ -4,8 +4,6 @@
 
 namespace envpool_lite {
 
-void RegisterTesting(Registry& registry) {
-  registry.Add<DummyEnv>("Dummy-v0");
-}
+void RegisterTesting(Registry& registry) { registry.Add<DummyEnv>("Dummy-v0"); }
 
 }  // namespace envpool_lite

@@ -62,8 +62,8 @@ class EngineDir {
     }
     std::string templ = base + "/envpool_lite_vizdoom_XXXXXX";
     if (mkdtemp(templ.data()) == nullptr) {
-      throw std::runtime_error("cannot create a private directory in " +
-                               base + " for the ViZDoom engine");
+      throw std::runtime_error("cannot create a private directory in " + base +
+                               " for the ViZDoom engine");
     }
     path_ = templ;
     std::error_code ec;
@@ -71,8 +71,8 @@ class EngineDir {
     if (!ec) std::filesystem::create_symlink(launcher, LauncherLink(), ec);
     if (ec) {
       Remove();
-      throw std::runtime_error("cannot set up the ViZDoom engine's directory: " +
-                               ec.message());
+      throw std::runtime_error(
+          "cannot set up the ViZDoom engine's directory: " + ec.message());
     }
     std::ofstream(path_ + "/owner") << getpid() << "\n";
   }
@@ -193,7 +193,8 @@ class Watchdog {
       fired_ = true;
       if (stage_ < 2) {
         pid_t pid = EngineDir::ReadPid(dir_);
-        if (pid > 0 && IsOurChild(pid)) kill(pid, stage_ == 0 ? SIGTERM : SIGKILL);
+        if (pid > 0 && IsOurChild(pid))
+          kill(pid, stage_ == 0 ? SIGTERM : SIGKILL);
         ++stage_;
       }
       deadline_ = Clock::now() + std::chrono::seconds(3);

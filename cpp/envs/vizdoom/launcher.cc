@@ -109,7 +109,8 @@ int main(int argc, char** argv) {
   // Only ever act inside an env's private directory.
   if (self.parent_path().filename().string().rfind(kDirPrefix, 0) != 0) {
     Log("must be started by an envpool_lite ViZDoom env (from its private "
-        "directory), not as " + std::string(argv[0]));
+        "directory), not as " +
+        std::string(argv[0]));
     return 2;
   }
   pid_t owner = 0;
@@ -123,7 +124,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], "+viz_instance_id") == 0) g_instance_id = argv[i + 1];
+    if (std::strcmp(argv[i], "+viz_instance_id") == 0)
+      g_instance_id = argv[i + 1];
   }
 
   // Everything from here on ends through the cleanup below. Signals are
@@ -134,7 +136,7 @@ int main(int argc, char** argv) {
   sigemptyset(&wait_set);
   for (int s : {SIGTERM, SIGINT, SIGHUP, SIGCHLD}) {
     sigaddset(&wait_set, s);
-    struct sigaction action {};
+    struct sigaction action{};
     action.sa_handler = Ignore;
     sigaction(s, &action, nullptr);
   }

@@ -166,23 +166,28 @@ namespace vizdoom_detail {
 // tracks (and reports), in its order. (Its default tables are filled in by
 // make(), python/envpool_lite/families/vizdoom.py.)
 inline constexpr vizdoom::GameVariable kEnvPoolVariables[] = {
-    vizdoom::AMMO2,     vizdoom::AMMO3,       vizdoom::AMMO4,
-    vizdoom::AMMO5,     vizdoom::AMMO6,       vizdoom::AMMO7,
-    vizdoom::ARMOR,     vizdoom::DAMAGECOUNT, vizdoom::DEATHCOUNT,
-    vizdoom::FRAGCOUNT, vizdoom::HEALTH,      vizdoom::HITCOUNT,
-    vizdoom::KILLCOUNT, vizdoom::SELECTED_WEAPON,
-    vizdoom::SELECTED_WEAPON_AMMO, vizdoom::USER2};
+    vizdoom::AMMO2,     vizdoom::AMMO3,           vizdoom::AMMO4,
+    vizdoom::AMMO5,     vizdoom::AMMO6,           vizdoom::AMMO7,
+    vizdoom::ARMOR,     vizdoom::DAMAGECOUNT,     vizdoom::DEATHCOUNT,
+    vizdoom::FRAGCOUNT, vizdoom::HEALTH,          vizdoom::HITCOUNT,
+    vizdoom::KILLCOUNT, vizdoom::SELECTED_WEAPON, vizdoom::SELECTED_WEAPON_AMMO,
+    vizdoom::USER2};
 inline constexpr int kWeaponSlots = 10;
 
 // A game variable's name, as ViZDoom names it (its gameVariableToString
 // misses four: "UNKNOWN" for HITCOUNT, HITS_TAKEN, DAMAGECOUNT, DAMAGE_TAKEN).
 inline std::string VariableName(vizdoom::GameVariable v) {
   switch (v) {
-    case vizdoom::HITCOUNT: return "HITCOUNT";
-    case vizdoom::HITS_TAKEN: return "HITS_TAKEN";
-    case vizdoom::DAMAGECOUNT: return "DAMAGECOUNT";
-    case vizdoom::DAMAGE_TAKEN: return "DAMAGE_TAKEN";
-    default: return vizdoom::gameVariableToString(v);
+    case vizdoom::HITCOUNT:
+      return "HITCOUNT";
+    case vizdoom::HITS_TAKEN:
+      return "HITS_TAKEN";
+    case vizdoom::DAMAGECOUNT:
+      return "DAMAGECOUNT";
+    case vizdoom::DAMAGE_TAKEN:
+      return "DAMAGE_TAKEN";
+    default:
+      return vizdoom::gameVariableToString(v);
   }
 }
 
@@ -220,13 +225,16 @@ struct DeltaSetting {
 // The count is EnvPool's (BuildActionSet); the order of the indices is ours.
 class CombinedActions {
  public:
-  CombinedActions(const std::vector<vizdoom::Button>& buttons,
-                  bool force_speed, const std::vector<DeltaSetting>& deltas) {
+  CombinedActions(const std::vector<vizdoom::Button>& buttons, bool force_speed,
+                  const std::vector<DeltaSetting>& deltas) {
     using B = vizdoom::Button;
     static const std::pair<B, B> kPairs[] = {
-        {B::MOVE_RIGHT, B::MOVE_LEFT},     {B::MOVE_BACKWARD, B::MOVE_FORWARD},
-        {B::TURN_RIGHT, B::TURN_LEFT},     {B::LOOK_UP, B::LOOK_DOWN},
-        {B::MOVE_UP, B::MOVE_DOWN},        {B::SELECT_NEXT_WEAPON, B::SELECT_PREV_WEAPON},
+        {B::MOVE_RIGHT, B::MOVE_LEFT},
+        {B::MOVE_BACKWARD, B::MOVE_FORWARD},
+        {B::TURN_RIGHT, B::TURN_LEFT},
+        {B::LOOK_UP, B::LOOK_DOWN},
+        {B::MOVE_UP, B::MOVE_DOWN},
+        {B::SELECT_NEXT_WEAPON, B::SELECT_PREV_WEAPON},
         {B::SELECT_NEXT_ITEM, B::SELECT_PREV_ITEM}};
     auto group_key = [&](B b) -> int {
       for (int p = 0; p < static_cast<int>(std::size(kPairs)); ++p) {
@@ -331,7 +339,8 @@ inline vizdoom::Button ParseDeltaButton(const std::string& name) {
   throw std::invalid_argument(
       "delta_button_config: '" + name +
       "' is not a delta button (LOOK_UP_DOWN_DELTA, TURN_LEFT_RIGHT_DELTA, "
-      "MOVE_FORWARD_BACKWARD_DELTA, MOVE_LEFT_RIGHT_DELTA, MOVE_UP_DOWN_DELTA)");
+      "MOVE_FORWARD_BACKWARD_DELTA, MOVE_LEFT_RIGHT_DELTA, "
+      "MOVE_UP_DOWN_DELTA)");
 }
 
 inline void ConfigureActions(const Config& c, Setup* s) {
@@ -346,9 +355,10 @@ inline void ConfigureActions(const Config& c, Setup* s) {
           "{\"LOOK_UP_DOWN_DELTA\": (11, -10, 10)})");
     }
     if (!(setting[0] >= 1 && setting[0] <= (1 << 20))) {
-      throw std::invalid_argument("delta_button_config: " + name +
-                                  "'s num must be >= 1 (and at most 2**20), got " +
-                                  std::to_string(setting[0]));
+      throw std::invalid_argument(
+          "delta_button_config: " + name +
+          "'s num must be >= 1 (and at most 2**20), got " +
+          std::to_string(setting[0]));
     }
     d.num = static_cast<int64_t>(setting[0]);
     vizdoom::Button b = ParseDeltaButton(name);
@@ -376,7 +386,9 @@ inline void ConfigureReward(const Config& c, Setup* s) {
   vizdoom::DoomGame& g = *s->game;
   auto find_variable = [&](vizdoom::GameVariable v) -> int {
     auto it = std::find(s->variables.begin(), s->variables.end(), v);
-    return it == s->variables.end() ? -1 : static_cast<int>(it - s->variables.begin());
+    return it == s->variables.end()
+               ? -1
+               : static_cast<int>(it - s->variables.begin());
   };
   auto add_variable = [&](vizdoom::GameVariable v) -> int {
     int i = find_variable(v);
@@ -387,9 +399,11 @@ inline void ConfigureReward(const Config& c, Setup* s) {
   };
   const std::string& mode = c.GetString("reward_mode");
   if (mode != "scenario" && mode != "envpool") {
-    throw std::invalid_argument("reward_mode must be \"scenario\" (the "
-                                "scenario's reward) or \"envpool\" (EnvPool's "
-                                "shaping), got \"" + mode + "\"");
+    throw std::invalid_argument(
+        "reward_mode must be \"scenario\" (the "
+        "scenario's reward) or \"envpool\" (EnvPool's "
+        "shaping), got \"" +
+        mode + "\"");
   }
   s->envpool_reward = mode == "envpool";
   if (s->envpool_reward) {
@@ -590,11 +604,13 @@ class VizdoomEnv : public Env {
         out_h_(static_cast<int>(config.GetInt("img_height"))),
         out_w_(static_cast<int>(config.GetInt("img_width"))),
         timeout_s_(config.GetFloat("engine_timeout")),
-        engine_(std::filesystem::absolute(config.GetString("vzd_path")).string()),
+        engine_(
+            std::filesystem::absolute(config.GetString("vzd_path")).string()),
         launcher_(vizdoom_detail::LauncherPath()),
         resize_(setup_.screen_h, setup_.screen_w, out_h_, out_w_, 1,
                 image::Resizer::Method::kArea),
-        frame_bytes_(static_cast<std::size_t>(setup_.channels) * out_h_ * out_w_),
+        frame_bytes_(static_cast<std::size_t>(setup_.channels) * out_h_ *
+                     out_w_),
         frames_(frame_bytes_ * stack_, 0),
         action_(setup_.buttons.size(), 0.0),
         vars_(setup_.variables.size(), 0.0),
@@ -714,7 +730,8 @@ class VizdoomEnv : public Env {
       game_.setViZDoomPath(dir_->LauncherLink());
       game_.setDoomConfigPath(dir_->IniPath());
       try {
-        Watchdog::Guard guard(watchdog_, dir_->Path(), std::max(timeout_s_, 30.0));
+        Watchdog::Guard guard(watchdog_, dir_->Path(),
+                              std::max(timeout_s_, 30.0));
         game_.init();
       } catch (const std::exception& e) {
         bool collided = dir_->Collided();
@@ -722,13 +739,15 @@ class VizdoomEnv : public Env {
         CloseEngine();
         if (collided && attempt < 4) continue;
         std::string why = e.what();
-        while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) {
+        while (!why.empty() &&
+               std::isspace(static_cast<unsigned char>(why.back()))) {
           why.pop_back();
         }
         if (why.find("No player 1 start") != std::string::npos) {
-          why += " (the map has deathmatch starts only: host a deathmatch, "
-                 "game_args=\"-host 1 -deathmatch\", as Cig-v1 and "
-                 "MultiDuel-v1 do by default)";
+          why +=
+              " (the map has deathmatch starts only: host a deathmatch, "
+              "game_args=\"-host 1 -deathmatch\", as Cig-v1 and "
+              "MultiDuel-v1 do by default)";
         }
         throw std::runtime_error(
             fired ? "the ViZDoom engine did not start within " +
@@ -745,7 +764,8 @@ class VizdoomEnv : public Env {
   void CloseEngine() noexcept {
     if (dir_ != nullptr) {
       try {
-        Watchdog::Guard guard(watchdog_, dir_->Path(), std::min(timeout_s_, 10.0));
+        Watchdog::Guard guard(watchdog_, dir_->Path(),
+                              std::min(timeout_s_, 10.0));
         game_.close();
       } catch (...) {
       }
@@ -759,8 +779,8 @@ class VizdoomEnv : public Env {
   template <typename F>
   void Guarded(const char* what, F&& f) {
     if (dir_ == nullptr || !game_.isRunning()) {
-      throw std::runtime_error(std::string("the ViZDoom engine is not running (") +
-                               what + ")");
+      throw std::runtime_error(
+          std::string("the ViZDoom engine is not running (") + what + ")");
     }
     try {
       Watchdog::Guard guard(watchdog_, dir_->Path(), timeout_s_);
@@ -769,11 +789,12 @@ class VizdoomEnv : public Env {
       bool fired = watchdog_.Fired();
       CloseEngine();
       throw std::runtime_error(
-          fired ? std::string("the ViZDoom engine did not answer within ") +
-                      Seconds(timeout_s_) + " (engine_timeout) during " + what +
-                      "; it was killed (a new one starts at the next reset)"
-                : std::string("the ViZDoom engine failed during ") + what +
-                      ": " + e.what() + " (a new one starts at the next reset)");
+          fired
+              ? std::string("the ViZDoom engine did not answer within ") +
+                    Seconds(timeout_s_) + " (engine_timeout) during " + what +
+                    "; it was killed (a new one starts at the next reset)"
+              : std::string("the ViZDoom engine failed during ") + what + ": " +
+                    e.what() + " (a new one starts at the next reset)");
     }
   }
 
@@ -868,8 +889,8 @@ class VizdoomEnv : public Env {
     PushScreen();
     for (int k = 0; k < stack_; ++k) {
       if (k != newest_) {
-        std::memcpy(&frames_[k * frame_bytes_], &frames_[newest_ * frame_bytes_],
-                    frame_bytes_);
+        std::memcpy(&frames_[k * frame_bytes_],
+                    &frames_[newest_ * frame_bytes_], frame_bytes_);
       }
     }
     ReadVariables();
@@ -900,7 +921,7 @@ class VizdoomEnv : public Env {
   vizdoom::ImageBufferPtr screen_;  // the last screen (the state's buffer)
   std::vector<double> action_;
   std::vector<double> vars_, base_vars_;
-  int held_weapon_ = -1;  // the weapon reward's selected weapon
+  int held_weapon_ = -1;    // the weapon reward's selected weapon
   int64_t held_steps_ = 0;  // steps it has been selected
   unsigned seed_ = 0;
   bool reseed_ = false;

@@ -22,6 +22,7 @@ from envpool_lite.families import Family
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
 
+
 def _package_dir(name: str) -> str | None:
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:

@@ -10,16 +10,10 @@ class _Absent(type):
     def __getattr__(cls, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        raise NotImplementedError(
-            f"{cls.__name__}.{name}: EnvPool's raw C++ binding is not part of "
-            "envpool_lite; use envpool.make_spec / envpool.make"
-        )
+        raise NotImplementedError(f"{cls.__name__}.{name}: EnvPool's raw C++ binding is not part of envpool_lite; use envpool.make_spec / envpool.make")
 
     def __call__(cls, *args, **kwargs):
-        raise NotImplementedError(
-            f"{cls.__name__}: EnvPool's raw C++ binding is not part of "
-            "envpool_lite; use envpool.make_spec / envpool.make"
-        )
+        raise NotImplementedError(f"{cls.__name__}: EnvPool's raw C++ binding is not part of envpool_lite; use envpool.make_spec / envpool.make")
 
 
 class _AtariEnvSpec(metaclass=_Absent):
