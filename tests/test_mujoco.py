@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
+import os
 
 import gymnasium
 import numpy as np
@@ -223,3 +224,12 @@ def test_async_pool_matches_gymnasium_per_env():
         pool.send(actions, ids)
     assert all(started)
     pool.close()
+
+
+def test_norms_use_numpy_blas():
+    """np.linalg.norm is numpy's BLAS ddot, whose OpenBLAS kernel (chosen
+    for the CPU at run time) may sum with fused multiply-adds: the envs call
+    that same ddot, so the library must be found (else the alignment tests
+    above fail in the last bit on such CPUs)."""
+    path = envpool_lite.make_spec("Ant-v5").env_options["numpy_blas"]
+    assert path and os.path.isfile(path), path

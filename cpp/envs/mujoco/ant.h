@@ -16,6 +16,7 @@ class AntEnv : public mujoco::MujocoEnv {
     Config c{{"max_episode_steps", int64_t{1000}},
              {"mujoco_model", std::string("ant.xml")},
              {"mujoco_lib", std::string()},
+             {"numpy_blas", std::string()},
              {"xml_file", std::string("ant.xml")},
              {"ctrl_cost_weight", 0.5},
              {"contact_cost_weight", 5e-4},
@@ -120,7 +121,7 @@ class AntEnv : public mujoco::MujocoEnv {
     if (V == 5) {
       SetInfo("x_position", data_->qpos[0]);
       SetInfo("y_position", data_->qpos[1]);
-      SetInfo("distance_from_origin", mujoco::Norm(data_->qpos, 2));
+      SetInfo("distance_from_origin", Norm(data_->qpos, 2));
     }
   }
 
@@ -145,7 +146,7 @@ class AntEnv : public mujoco::MujocoEnv {
       r.terminated = !healthy && terminate_;
       SetInfo("x_position", data_->qpos[0]);
       SetInfo("y_position", data_->qpos[1]);
-      SetInfo("distance_from_origin", mujoco::Norm(data_->qpos, 2));
+      SetInfo("distance_from_origin", Norm(data_->qpos, 2));
       SetInfo("x_velocity", x_velocity);
       SetInfo("y_velocity", y_velocity);
       SetInfo("reward_forward", forward_reward);
@@ -163,7 +164,7 @@ class AntEnv : public mujoco::MujocoEnv {
       SetInfo("reward_survive", healthy_reward);
       SetInfo("x_position", after[0]);
       SetInfo("y_position", after[1]);
-      SetInfo("distance_from_origin", mujoco::Norm(after, 2));
+      SetInfo("distance_from_origin", Norm(after, 2));
       SetInfo("x_velocity", x_velocity);
       SetInfo("y_velocity", y_velocity);
       SetInfo("forward_reward", forward_reward);

@@ -20,7 +20,8 @@ class HumanoidFamilyEnv : public mujoco::MujocoEnv {
     const std::string xml = kStandup ? "humanoidstandup.xml" : "humanoid.xml";
     Config c{{"max_episode_steps", int64_t{1000}},
              {"mujoco_model", xml},
-             {"mujoco_lib", std::string()}};
+             {"mujoco_lib", std::string()},
+             {"numpy_blas", std::string()}};
     if (V == 5) {
       c.Set("xml_file", xml);
       c.Set("frame_skip", int64_t{5});
@@ -175,7 +176,7 @@ class HumanoidFamilyEnv : public mujoco::MujocoEnv {
       if (kStandup) {
         SetInfo("z_distance_from_origin", data_->qpos[2] - init_qpos_[2]);
       } else {
-        SetInfo("distance_from_origin", mujoco::Norm(data_->qpos, 2));
+        SetInfo("distance_from_origin", Norm(data_->qpos, 2));
       }
     }
   }
@@ -209,7 +210,7 @@ class HumanoidFamilyEnv : public mujoco::MujocoEnv {
       SetInfo("y_position", data_->qpos[1]);
       SetInfo("tendon_length", data_->ten_length, model_->ntendon);
       SetInfo("tendon_velocity", data_->ten_velocity, model_->ntendon);
-      SetInfo("distance_from_origin", mujoco::Norm(data_->qpos, 2));
+      SetInfo("distance_from_origin", Norm(data_->qpos, 2));
       SetInfo("x_velocity", x_velocity);
       SetInfo("y_velocity", y_velocity);
       SetInfo("reward_survive", healthy_reward);
@@ -223,7 +224,7 @@ class HumanoidFamilyEnv : public mujoco::MujocoEnv {
       SetInfo("reward_alive", healthy_reward);
       SetInfo("x_position", after[0]);
       SetInfo("y_position", after[1]);
-      SetInfo("distance_from_origin", mujoco::Norm(after, 2));
+      SetInfo("distance_from_origin", Norm(after, 2));
       SetInfo("x_velocity", x_velocity);
       SetInfo("y_velocity", y_velocity);
       SetInfo("forward_reward", forward_reward);

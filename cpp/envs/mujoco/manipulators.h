@@ -22,7 +22,8 @@ class ReacherEnv : public mujoco::MujocoEnv {
   static Config DefaultConfig() {
     Config c{{"max_episode_steps", int64_t{50}},
              {"mujoco_model", std::string("reacher.xml")},
-             {"mujoco_lib", std::string()}};
+             {"mujoco_lib", std::string()},
+             {"numpy_blas", std::string()}};
     if (V == 5) {
       c.Set("xml_file", std::string("reacher.xml"));
       c.Set("frame_skip", int64_t{2});
@@ -71,7 +72,7 @@ class ReacherEnv : public mujoco::MujocoEnv {
     do {
       goal[0] = rng_.Uniform(-0.2, 0.2);
       goal[1] = rng_.Uniform(-0.2, 0.2);
-    } while (!(mujoco::Norm(goal, 2) < 0.2));
+    } while (!(Norm(goal, 2) < 0.2));
     qpos[model_->nq - 2] = goal[0];
     qpos[model_->nq - 1] = goal[1];
     std::vector<double> qvel = PlusUniform(init_qvel_, -0.005, 0.005);
@@ -85,7 +86,7 @@ class ReacherEnv : public mujoco::MujocoEnv {
     if (V == 5) DoSimulation(a);
     double vec[3];
     Vec(vec);
-    const double reward_dist = -mujoco::Norm(vec, 3) * dist_weight_;
+    const double reward_dist = -Norm(vec, 3) * dist_weight_;
     const float reward_ctrl =
         -mujoco::SumOfSquares(a, model_->nu) * ctrl_weight_;
     if (V == 4) DoSimulation(a);
@@ -127,7 +128,8 @@ class PusherEnv : public mujoco::MujocoEnv {
     const std::string xml = V == 5 ? "pusher_v5.xml" : "pusher.xml";
     Config c{{"max_episode_steps", int64_t{100}},
              {"mujoco_model", xml},
-             {"mujoco_lib", std::string()}};
+             {"mujoco_lib", std::string()},
+             {"numpy_blas", std::string()}};
     if (V == 5) {
       c.Set("xml_file", xml);
       c.Set("frame_skip", int64_t{5});
@@ -179,7 +181,7 @@ class PusherEnv : public mujoco::MujocoEnv {
     do {
       cylinder[0] = rng_.Uniform(-0.3, 0);
       cylinder[1] = rng_.Uniform(-0.2, 0.2);
-    } while (!(mujoco::Norm(cylinder, 2) > 0.17));
+    } while (!(Norm(cylinder, 2) > 0.17));
     const int nq = model_->nq, nv = model_->nv;
     qpos[nq - 4] = cylinder[0];
     qpos[nq - 3] = cylinder[1];
@@ -201,16 +203,16 @@ class PusherEnv : public mujoco::MujocoEnv {
     StepResult r;
     const float sum_sq = mujoco::SumOfSquares(a, model_->nu);
     if (V == 5) {
-      const double reward_near = -mujoco::Norm(vec_1, 3) * near_weight_;
-      const double reward_dist = -mujoco::Norm(vec_2, 3) * dist_weight_;
+      const double reward_near = -Norm(vec_1, 3) * near_weight_;
+      const double reward_dist = -Norm(vec_2, 3) * dist_weight_;
       const float reward_ctrl = -sum_sq * ctrl_weight_;
       r.reward = reward_dist + static_cast<double>(reward_ctrl) + reward_near;
       SetInfo("reward_near", reward_near);
       SetInfo("reward_dist", reward_dist);
       SetInfo("reward_ctrl", reward_ctrl);
     } else {
-      const double reward_near = -mujoco::Norm(vec_1, 3);
-      const double reward_dist = -mujoco::Norm(vec_2, 3);
+      const double reward_near = -Norm(vec_1, 3);
+      const double reward_dist = -Norm(vec_2, 3);
       const float reward_ctrl = -sum_sq;
       // reward_dist + 0.1 * reward_ctrl + 0.5 * reward_near (0.1 * a
       // float32 is a float32)

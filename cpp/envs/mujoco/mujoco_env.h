@@ -188,8 +188,63 @@ T SumOfSquares(const T* a, int64_t n) {
   return PairwiseSum(sq, n);
 }
 
-// np.linalg.norm of a 2- or 3-vector: sqrt(dot(x, x)), summed in order.
-inline double Norm(const double* x, int n) {
+// np.linalg.norm(x) of a float64 vector is sqrt(x.dot(x)), and numpy's dot
+// is its BLAS's ddot. numpy's wheels bundle OpenBLAS, which picks a kernel
+// for the CPU at run time: some (Haswell, Zen) sum with fused multiply-adds,
+// others do not, so the last bit of a norm depends on the machine. To equal
+// numpy's on every machine, Norm calls that same ddot, from the library
+// numpy loaded, whose path Python passes in the "numpy_blas" option
+// (envpool_lite.families.mujoco.numpy_blas_path). Without one (""), it sums
+// plain products in order, which is numpy's where the kernel has no FMA.
+// OpenBLAS's ddot names: 64-bit ints first (numpy >= 2's scipy-openblas64).
+using Ddot64 = double (*)(int64_t n, const double* x, int64_t incx,
+                          const double* y, int64_t incy);
+using Ddot32 = double (*)(int32_t n, const double* x, int32_t incx,
+                          const double* y, int32_t incy);
+struct NumpyDdot {
+  Ddot64 ddot64 = nullptr;
+  Ddot32 ddot32 = nullptr;
+};
+
+inline NumpyDdot LoadNumpyDdot(const std::string& path) {
+  static std::mutex mutex;
+  static NumpyDdot ddot;
+  static std::string loaded_path;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (path.empty() || path == loaded_path) return ddot;
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    throw std::runtime_error("MuJoCo: cannot load numpy's BLAS (" + path +
+                             "): " + dlerror());
+  }
+  NumpyDdot found;
+  for (const char* name : {"scipy_cblas_ddot64_", "cblas_ddot64_"}) {
+    if (void* f = dlsym(handle, name)) {
+      found.ddot64 = reinterpret_cast<Ddot64>(f);
+      break;
+    }
+  }
+  if (found.ddot64 == nullptr) {
+    for (const char* name : {"scipy_cblas_ddot", "cblas_ddot"}) {
+      if (void* f = dlsym(handle, name)) {
+        found.ddot32 = reinterpret_cast<Ddot32>(f);
+        break;
+      }
+    }
+  }
+  if (found.ddot64 == nullptr && found.ddot32 == nullptr) {
+    throw std::runtime_error("MuJoCo: numpy's BLAS (" + path +
+                             ") has no cblas_ddot");
+  }
+  ddot = found;
+  loaded_path = path;
+  return ddot;
+}
+
+// np.linalg.norm of a 2- or 3-vector (see above).
+inline double Norm(const NumpyDdot& ddot, const double* x, int n) {
+  if (ddot.ddot64 != nullptr) return std::sqrt(ddot.ddot64(n, x, 1, x, 1));
+  if (ddot.ddot32 != nullptr) return std::sqrt(ddot.ddot32(n, x, 1, x, 1));
   double s = 0.0;
   for (int i = 0; i < n; ++i) s += x[i] * x[i];
   return std::sqrt(s);
@@ -288,6 +343,7 @@ class MujocoEnv : public Env {
       : api_(LoadApi(config.GetString("mujoco_lib"))),
         model_(LoadModel(api_, config.GetString("mujoco_model"))),
         data_(api_.make_data(model_.get()), DataDeleter{&api_}),
+        ddot_(LoadNumpyDdot(config.GetString("numpy_blas"))),
         frame_skip_(frame_skip),
         rng_(seed) {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
@@ -412,6 +468,11 @@ class MujocoEnv : public Env {
   // data.body(id).xpos
   const double* BodyXpos(int id) const { return data_->xpos + 3 * id; }
 
+  // np.linalg.norm(x) of a 2- or 3-vector, as numpy computes it here.
+  double Norm(const double* x, int n) const {
+    return mujoco::Norm(ddot_, x, n);
+  }
+
   // np.isfinite(concatenate(qpos, qvel)).all()
   bool StateFinite() const {
     for (int i = 0; i < model_->nq; ++i) {
@@ -429,6 +490,7 @@ class MujocoEnv : public Env {
   const Api& api_;
   ModelPtr model_;
   DataPtr data_;
+  NumpyDdot ddot_;
   int frame_skip_;
   bool reads_cfrc_ext_ = true;  // the task reads cfrc_ext (see DoSimulation)
   NumpyRandom rng_;

@@ -17,7 +17,8 @@ class InvertedPendulumEnv : public mujoco::MujocoEnv {
   static Config DefaultConfig() {
     Config c{{"max_episode_steps", int64_t{1000}},
              {"mujoco_model", std::string("inverted_pendulum.xml")},
-             {"mujoco_lib", std::string()}};
+             {"mujoco_lib", std::string()},
+             {"numpy_blas", std::string()}};
     if (V == 5) {
       c.Set("xml_file", std::string("inverted_pendulum.xml"));
       c.Set("frame_skip", int64_t{2});
@@ -81,7 +82,8 @@ class InvertedDoublePendulumEnv : public mujoco::MujocoEnv {
   static Config DefaultConfig() {
     Config c{{"max_episode_steps", int64_t{1000}},
              {"mujoco_model", std::string("inverted_double_pendulum.xml")},
-             {"mujoco_lib", std::string()}};
+             {"mujoco_lib", std::string()},
+             {"numpy_blas", std::string()}};
     if (V == 5) {
       c.Set("xml_file", std::string("inverted_double_pendulum.xml"));
       c.Set("frame_skip", int64_t{5});

@@ -50,6 +50,7 @@ class PlanarEnv : public mujoco::MujocoEnv {
     Config c{{"max_episode_steps", int64_t{1000}},
              {"mujoco_model", std::string(xml)},
              {"mujoco_lib", std::string()},
+             {"numpy_blas", std::string()},
              {"forward_reward_weight", 1.0},
              {"ctrl_cost_weight", ctrl},
              {"reset_noise_scale", noise},
@@ -162,7 +163,7 @@ class PlanarEnv : public mujoco::MujocoEnv {
       }
       if (kXY) {
         SetInfo("y_position", data_->qpos[1]);
-        SetInfo("distance_from_origin", mujoco::Norm(data_->qpos, 2));
+        SetInfo("distance_from_origin", Norm(data_->qpos, 2));
       }
     }
   }
@@ -197,7 +198,7 @@ class PlanarEnv : public mujoco::MujocoEnv {
     if (T == PlanarTask::kSwimmer) {
       SetInfo("y_position", y_after);
       const double xy[2] = {x_after, y_after};
-      SetInfo("distance_from_origin", mujoco::Norm(xy, 2));
+      SetInfo("distance_from_origin", Norm(xy, 2));
       SetInfo("y_velocity", y_velocity);
       SetInfo(V == 5 ? "reward_forward" : "reward_fwd", forward_reward);
       SetInfo("forward_reward", forward_reward);

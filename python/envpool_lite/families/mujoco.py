@@ -210,16 +210,32 @@ def _pusher_v4_allowed():
         mujoco.__version__ = version
 
 
+def numpy_blas_path() -> str:
+    """The BLAS library numpy computes its dot products with (its wheel's
+    bundled OpenBLAS), as loaded in this process, or "" when none can be
+    found (then the envs' norms sum plain products: see Norm in
+    cpp/envs/mujoco/mujoco_env.h for why numpy's own ddot is used)."""
+    import numpy  # noqa: F401  (loads numpy's BLAS)
+
+    try:
+        with open("/proc/self/maps") as f:
+            paths = {line.split(None, 5)[5].strip() for line in f if len(line.split(None, 5)) == 6}
+    except OSError:
+        return ""
+    blas = sorted(p for p in paths if "blas" in os.path.basename(p).lower() and ".so" in os.path.basename(p))
+    return blas[0] if blas else ""
+
+
 class Mujoco(Family):
     # The model file (from xml_file where the task takes one, else the
-    # registration's) and the MuJoCo library, found here.
-    internal_options = frozenset({"mujoco_model", "mujoco_lib"})
+    # registration's), the MuJoCo library and numpy's BLAS, found here.
+    internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas"})
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         xml_file = config.get("xml_file", internal["mujoco_model"])
         if not isinstance(xml_file, str) or not xml_file:
             raise TypeError(f"option 'xml_file' must be a non-empty str, got {xml_file!r}")
-        return {**internal, "mujoco_lib": library_path(task_id), "mujoco_model": model_path(task_id, xml_file)}
+        return {**internal, "mujoco_lib": library_path(task_id), "mujoco_model": model_path(task_id, xml_file), "numpy_blas": numpy_blas_path()}
 
     def check_render(self, spec: EnvSpec) -> None:
         gl_backend(spec.task_id)  # a clear error now if MuJoCo cannot render here
