@@ -66,6 +66,12 @@ class Task:
 TASKS = {
     # Round trip (1 env), sync like gymnasium's vector envs (16), async (256).
     "CartPole-v1": Task("CartPole-v1", "CartPole-v1", frame_skip=1, headline=((1, 1, 1), (16, 16, 2), (256, 128, 2)), quick=((1, 1, 1), (256, 128, 2))),
+    # Toy text (tabular, the lightest steps: the pool's own overhead): the
+    # issue's round trip (1:1:1) and async 256:128:2, with CartPole's sync 16
+    # for gymnasium's SyncVectorEnv. gymnasium 1.4 has no Taxi-v3 (EnvPool's
+    # id): Taxi-v4 is the same taxi without rain or a fickle passenger.
+    "FrozenLake-v1": Task("FrozenLake-v1", "FrozenLake-v1", frame_skip=1, headline=((1, 1, 1), (16, 16, 2), (256, 128, 2)), quick=((1, 1, 1), (256, 128, 2))),
+    "Taxi-v3": Task("Taxi-v3", "Taxi-v4", frame_skip=1, headline=((1, 1, 1), (16, 16, 2), (256, 128, 2)), quick=((1, 1, 1), (256, 128, 2))),
     # ViZDoom: EnvPool's Basic-v1 settings on both (RGB 84x84, 4 frames
     # stacked, frame_skip 4, 525-step episodes); actions are indices into the
     # 6 legal button combinations. 256 engine processes would not fit here.

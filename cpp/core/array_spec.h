@@ -10,12 +10,13 @@
 
 namespace envpool_lite {
 
-enum class DType { kBool, kUint8, kInt32, kInt64, kFloat32, kFloat64 };
+enum class DType { kBool, kUint8, kInt32, kInt64, kFloat32, kFloat64, kInt8 };
 
 inline std::size_t DTypeSize(DType dtype) {
   switch (dtype) {
     case DType::kBool:
     case DType::kUint8:
+    case DType::kInt8:
       return 1;
     case DType::kInt32:
     case DType::kFloat32:
@@ -42,6 +43,8 @@ inline const char* DTypeName(DType dtype) {
       return "float32";
     case DType::kFloat64:
       return "float64";
+    case DType::kInt8:
+      return "int8";
   }
   throw std::logic_error("unknown dtype");
 }
@@ -71,6 +74,10 @@ inline DType DTypeOf<float>() {
 template <>
 inline DType DTypeOf<double>() {
   return DType::kFloat64;
+}
+template <>
+inline DType DTypeOf<int8_t>() {
+  return DType::kInt8;
 }
 
 struct ArraySpec {

@@ -32,6 +32,9 @@ class NumpyRandom {
     Step();
     state_ += init_state;
     Step();
+    // A new Generator starts with no buffered 32-bit half.
+    has_uint32_ = false;
+    uinteger_ = 0;
   }
 
   // Generator.integers' raw source: PCG64's next 64 random bits.
@@ -56,6 +59,45 @@ class NumpyRandom {
     return low + range * NextDouble();
   }
 
+  // PCG64's next_uint32 (numpy's pcg64_next32): one 64-bit draw serves two
+  // calls, low half first; the high half waits in the bit generator (across
+  // other draws, and across env resets without a seed, as in numpy) until
+  // the next 32-bit call. NextUint64/NextDouble neither use nor clear it.
+  uint32_t NextUint32() {
+    if (has_uint32_) {
+      has_uint32_ = false;
+      return uinteger_;
+    }
+    const uint64_t next = NextUint64();
+    has_uint32_ = true;
+    uinteger_ = static_cast<uint32_t>(next >> 32);
+    return static_cast<uint32_t>(next & 0xFFFFFFFFu);
+  }
+
+  // Generator.integers(low, high) (high exclusive, int64, one value), which
+  // Generator.choice(a) also draws for its index (see Choice):
+  // numpy's random_bounded_uint64_fill with rng = high - 1 - low. No draw
+  // for a single value; Lemire's method over next_uint32 for ranges below
+  // 2**32, over next_uint64 above; the full ranges take the raw draw.
+  int64_t Integers(int64_t low, int64_t high) {
+    const uint64_t rng =
+        static_cast<uint64_t>(high) - static_cast<uint64_t>(low) - 1;
+    if (rng == 0) return low;
+    uint64_t value;
+    if (rng <= 0xFFFFFFFFull) {
+      value = rng == 0xFFFFFFFFull
+                  ? NextUint32()
+                  : BoundedLemire32(static_cast<uint32_t>(rng));
+    } else {
+      value = rng == ~uint64_t{0} ? NextUint64() : BoundedLemire64(rng);
+    }
+    return static_cast<int64_t>(static_cast<uint64_t>(low) + value);
+  }
+
+  // The index Generator.choice(a) picks for a sequence a of n items,
+  // uniformly (no p): integers(0, n). No draw when n is 1.
+  int64_t Choice(int64_t n) { return Integers(0, n); }
+
  private:
   using uint128 = unsigned __int128;
 
@@ -65,6 +107,36 @@ class NumpyRandom {
       0x4385DF649FCCF645ULL;
 
   void Step() { state_ = state_ * kMultiplier + inc_; }
+
+  // numpy's buffered_bounded_lemire_uint32: a value in [0, rng].
+  uint32_t BoundedLemire32(uint32_t rng) {
+    const uint32_t rng_excl = rng + 1;
+    uint64_t m = static_cast<uint64_t>(NextUint32()) * rng_excl;
+    uint32_t leftover = static_cast<uint32_t>(m);
+    if (leftover < rng_excl) {
+      const uint32_t threshold = (0xFFFFFFFFu - rng) % rng_excl;
+      while (leftover < threshold) {
+        m = static_cast<uint64_t>(NextUint32()) * rng_excl;
+        leftover = static_cast<uint32_t>(m);
+      }
+    }
+    return static_cast<uint32_t>(m >> 32);
+  }
+
+  // numpy's bounded_lemire_uint64: a value in [0, rng].
+  uint64_t BoundedLemire64(uint64_t rng) {
+    const uint64_t rng_excl = rng + 1;
+    uint128 m = static_cast<uint128>(NextUint64()) * rng_excl;
+    uint64_t leftover = static_cast<uint64_t>(m);
+    if (leftover < rng_excl) {
+      const uint64_t threshold = (~uint64_t{0} - rng) % rng_excl;
+      while (leftover < threshold) {
+        m = static_cast<uint128>(NextUint64()) * rng_excl;
+        leftover = static_cast<uint64_t>(m);
+      }
+    }
+    return static_cast<uint64_t>(m >> 64);
+  }
 
   // SeedSequence(seed).generate_state(4, np.uint64), with numpy's constants.
   static void SeedSequenceState(uint64_t seed, uint64_t out[4]) {
@@ -130,6 +202,8 @@ class NumpyRandom {
 
   uint128 state_ = 0;
   uint128 inc_ = 0;
+  bool has_uint32_ = false;  // PCG64's has_uint32 / uinteger buffer
+  uint32_t uinteger_ = 0;
 };
 
 }  // namespace envpool_lite

@@ -1,0 +1,92 @@
+"""Families are plug-ins: each registered family has its C++ folder, its
+Python module with a Family, its docs page and its README row; the generic
+layers name none of them; option types reach C++ typed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import envpool_lite
+from envpool_lite import _core, families
+
+ROOT = Path(__file__).resolve().parents[1]
+GENERIC = ["spec.py", "pool.py", "gymnasium_api.py", "gym_api.py", "dm_api.py", "distributed.py"]
+# The families this build must register (the others need an upstream
+# library that make test's setup always installs).
+EXPECTED = {"atari", "classic_control", "mujoco", "testing", "toy_text", "vizdoom"}
+
+
+def test_every_family_is_registered_with_its_parts():
+    names = families.names()
+    assert set(names) == EXPECTED
+    for name in names:
+        assert (ROOT / "cpp" / "envs" / name / "registration.cc").is_file(), name
+        assert isinstance(families.plugin(name), families.Family), name
+        assert families.task_ids(name), name
+        if name != "testing":
+            assert (ROOT / "docs" / "families" / f"{name}.md").is_file(), name
+            assert f"docs/families/{name}.md" in (ROOT / "README.md").read_text(), name
+
+
+def test_the_registry_is_the_one_task_list():
+    tasks = envpool_lite.list_all_envs()
+    assert sorted(t for name in families.names() for t in families.task_ids(name)) == tasks
+    assert all(families.family_of(t) in EXPECTED for t in tasks)
+
+
+def test_generic_layers_name_no_family():
+    # Every family's name, its spelling in prose, and its tasks' env names
+    # (a task id without "-vN", e.g. "CartPole", "Pong", "FrozenLake").
+    words = set()
+    for name in families.names():
+        words |= {name, name.replace("_", " "), name.replace("_", "")}
+    for task in envpool_lite.list_all_envs():
+        env = task.rsplit("/", 1)[-1].rsplit("-v", 1)[0]
+        if len(env) > 3:
+            words.add(env)
+    words |= {"vzd_path", "rom_path", "mujoco_lib", "ale", "doom"}
+    pattern = re.compile("|".join(sorted((re.escape(w) for w in words), key=len, reverse=True)), re.IGNORECASE)
+    for file in GENERIC:
+        text = (ROOT / "python" / "envpool_lite" / file).read_text()
+        found = sorted({m.group(0) for m in pattern.finditer(text) if not _inside_word(text, m)})
+        assert not found, f"{file} names {found}: a family's code belongs in envpool_lite/families/<family>.py"
+
+
+def _inside_word(text: str, m: re.Match) -> bool:
+    """'ale' in 'scale' or 'testing' in 'for testing': part of another word."""
+    before = text[m.start() - 1] if m.start() > 0 else " "
+    after = text[m.end()] if m.end() < len(text) else " "
+    return before.isalnum() or before == "_" or after.isalnum() or after == "_"
+
+
+def test_option_types_come_from_cpp():
+    kinds = _core.task_option_types("Basic-v1") if "vizdoom" in families.names() else {}
+    assert kinds["reward_config"] == "named_numbers"
+    assert kinds["selected_weapon_reward_config"] == "int_keyed_numbers"
+    assert kinds["game_variables"] == "string_list"
+    assert _core.task_option_types("Ant-v5")["healthy_z_range"] == "number_list"
+    assert _core.task_option_types("CartPole-v1")["max_episode_steps"] == "int"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [({"HEALTH": (1, 2, 3)}, "reward_config"), ({"HEALTH": [1, "x"]}, "reward_config"), (["HEALTH"], "reward_config")],
+)
+def test_typed_options_are_checked_with_the_option_named(value, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        envpool_lite.make_spec("Basic-v1", reward_config=value)
+
+
+def test_cpp_refuses_a_value_of_another_type():
+    """The C++ side converts by the default's type, so a value that skipped
+    spec.py's checks still cannot reach an env as the wrong type."""
+    options = envpool_lite.make_spec("Basic-v1").env_options
+    with pytest.raises(TypeError, match="option 'game_variables' must be a list of str"):
+        _core.task_spec("Basic-v1", {**options, "game_variables": "HEALTH"})
+    with pytest.raises(TypeError, match="option 'reward_config' must be a dict"):
+        _core.task_spec("Basic-v1", {**options, "reward_config": "HEALTH:1:-1"})
+    with pytest.raises(TypeError, match="option 'max_episode_steps' must be an int"):
+        _core.task_spec("CartPole-v1", {"max_episode_steps": 1.5})
