@@ -21,7 +21,7 @@
 
 namespace envpool_lite {
 
-class CliffWalkingEnv : public Env {
+class CliffWalkingEnv : public toy_text::TabularEnv {
  public:
   // gymnasium registers no time limit; the pool's max_episode_steps
   // defaults to EnvPool's "none" (2**31 - 1 steps).
@@ -42,17 +42,13 @@ class CliffWalkingEnv : public Env {
   }
 
   CliffWalkingEnv(const Config& config, uint64_t seed)
-      : is_slippery_(config.GetBool("is_slippery")), rng_(seed) {}
-
-  void Seed(uint64_t seed) override { rng_.Seed(seed); }
+      : TabularEnv(seed), is_slippery_(config.GetBool("is_slippery")) {}
 
   void Reset() override {
     // categorical_sample(initial_state_distrib): 1 at the start, one draw.
     double distrib[kRows * kCols] = {};
     distrib[kStart] = 1.0;
-    s_ = toy_text::CategoricalSample(distrib, kRows * kCols, rng_);
-    last_action_ = -1;  // None
-    prob_ = 1.0;
+    Start(distrib, kRows * kCols);
   }
 
   StepResult Step(const void* action) override {
@@ -65,24 +61,7 @@ class CliffWalkingEnv : public Env {
     } else {
       rows[n++] = Move(a, 1.0);
     }
-    const toy_text::Transition& t = toy_text::SampleTransition(rows, n, rng_);
-    s_ = t.next_state;
-    last_action_ = a;
-    prob_ = t.prob;
-    StepResult result;
-    result.reward = t.reward;
-    result.terminated = t.terminated;
-    return result;
-  }
-
-  // What gymnasium's renderer reads: self.s and self.lastaction (-1: None).
-  std::vector<double> RenderState() const override {
-    return {static_cast<double>(s_), static_cast<double>(last_action_)};
-  }
-
-  void WriteObs(const Row& row) override {
-    *row.Obs<int64_t>() = s_;
-    *row.Info<double>(0) = prob_;
+    return Take(rows, n, a);
   }
 
  private:
@@ -108,10 +87,6 @@ class CliffWalkingEnv : public Env {
   }
 
   bool is_slippery_;
-  NumpyRandom rng_;
-  int64_t s_ = kStart;
-  int last_action_ = -1;  // -1: None
-  double prob_ = 1.0;
 };
 
 }  // namespace envpool_lite

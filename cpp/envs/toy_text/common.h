@@ -1,12 +1,15 @@
 // What the gymnasium toy-text envs share: a Discrete observation (an int64
-// scalar, as gymnasium's Discrete space holds) and categorical_sample, the
-// one draw each of their steps makes.
+// scalar, as gymnasium's Discrete space holds), categorical_sample, the one
+// draw each of their steps makes, and (FrozenLake, CliffWalking, Taxi) the
+// state of a tabular env: TabularEnv.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/array_spec.h"
+#include "core/env.h"
 #include "core/np_random.h"
 
 namespace envpool_lite {
@@ -52,6 +55,54 @@ inline const Transition& SampleTransition(const Transition* t, int n,
   for (int i = 0; i < n; ++i) probs[i] = t[i].prob;
   return t[CategoricalSample(probs, n, rng)];
 }
+
+// A tabular env as gymnasium writes them (FrozenLake, CliffWalking, Taxi):
+// the state s, the last action (self.lastaction, -1: None), the
+// probability of the last transition (info["prob"]) and np_random.
+// Observation: s; info field 0: prob.
+class TabularEnv : public Env {
+ public:
+  explicit TabularEnv(uint64_t seed) : rng_(seed) {}
+
+  void Seed(uint64_t seed) override { rng_.Seed(seed); }
+
+  // What gymnasium's renderer reads: self.s and self.lastaction.
+  std::vector<double> RenderState() const override {
+    return {static_cast<double>(s_), static_cast<double>(last_action_)};
+  }
+
+  void WriteObs(const Row& row) override {
+    *row.Obs<int64_t>() = s_;
+    *row.Info<double>(0) = prob_;
+  }
+
+ protected:
+  // reset(): s = categorical_sample(initial_state_distrib), lastaction =
+  // None, prob 1.
+  void Start(const double* initial_state_distrib, int num_states) {
+    s_ = CategoricalSample(initial_state_distrib, num_states, rng_);
+    last_action_ = -1;
+    prob_ = 1.0;
+  }
+
+  // step(a): one of the n rows of P[s][a], sampled; s, lastaction and prob
+  // follow it.
+  StepResult Take(const Transition* rows, int n, int action) {
+    const Transition& t = SampleTransition(rows, n, rng_);
+    s_ = t.next_state;
+    last_action_ = action;
+    prob_ = t.prob;
+    StepResult result;
+    result.reward = t.reward;
+    result.terminated = t.terminated;
+    return result;
+  }
+
+  NumpyRandom rng_;
+  int64_t s_ = 0;
+  int last_action_ = -1;  // -1: None
+  double prob_ = 1.0;
+};
 
 }  // namespace toy_text
 }  // namespace envpool_lite

@@ -21,7 +21,7 @@
 
 namespace envpool_lite {
 
-class FrozenLakeEnv : public Env {
+class FrozenLakeEnv : public toy_text::TabularEnv {
  public:
   static Config DefaultConfig() {
     return {{"max_episode_steps", int64_t{100}},
@@ -55,11 +55,11 @@ class FrozenLakeEnv : public Env {
   }
 
   FrozenLakeEnv(const Config& config, uint64_t seed)
-      : is_slippery_(config.GetBool("is_slippery")),
+      : TabularEnv(seed),
+        is_slippery_(config.GetBool("is_slippery")),
         success_rate_(config.GetFloat("success_rate")),
         // gymnasium: fail_rate = (1.0 - success_rate) / 2.0
-        fail_rate_((1.0 - success_rate_) / 2.0),
-        rng_(seed) {
+        fail_rate_((1.0 - success_rate_) / 2.0) {
     const std::vector<std::string> desc = Desc(config);
     nrow_ = static_cast<int64_t>(desc.size());
     ncol_ = static_cast<int64_t>(desc[0].size());
@@ -77,13 +77,8 @@ class FrozenLakeEnv : public Env {
     }
   }
 
-  void Seed(uint64_t seed) override { rng_.Seed(seed); }
-
   void Reset() override {
-    s_ = toy_text::CategoricalSample(initial_state_distrib_.data(),
-                                     static_cast<int>(tiles_.size()), rng_);
-    last_action_ = -1;  // None
-    prob_ = 1.0;
+    Start(initial_state_distrib_.data(), static_cast<int>(tiles_.size()));
   }
 
   StepResult Step(const void* action) override {
@@ -101,24 +96,7 @@ class FrozenLakeEnv : public Env {
     } else {
       rows[n++] = Move(a, 1.0);
     }
-    const toy_text::Transition& t = toy_text::SampleTransition(rows, n, rng_);
-    s_ = t.next_state;
-    last_action_ = a;
-    prob_ = t.prob;
-    StepResult result;
-    result.reward = t.reward;
-    result.terminated = t.terminated;
-    return result;
-  }
-
-  // What gymnasium's renderer reads: self.s and self.lastaction (-1: None).
-  std::vector<double> RenderState() const override {
-    return {static_cast<double>(s_), static_cast<double>(last_action_)};
-  }
-
-  void WriteObs(const Row& row) override {
-    *row.Obs<int64_t>() = s_;
-    *row.Info<double>(0) = prob_;
+    return Take(rows, n, a);
   }
 
  private:
@@ -225,10 +203,6 @@ class FrozenLakeEnv : public Env {
   int64_t ncol_ = 0;
   std::string tiles_;  // the map, row after row
   std::vector<double> initial_state_distrib_;
-  NumpyRandom rng_;
-  int64_t s_ = 0;
-  int64_t last_action_ = -1;  // -1: None
-  double prob_ = 1.0;
 };
 
 }  // namespace envpool_lite

@@ -27,7 +27,7 @@
 
 namespace envpool_lite {
 
-class TaxiEnv : public Env {
+class TaxiEnv : public toy_text::TabularEnv {
  public:
   static Config DefaultConfig() {
     return {{"max_episode_steps", int64_t{200}},
@@ -57,17 +57,12 @@ class TaxiEnv : public Env {
   TaxiEnv(const Config& config, uint64_t seed)
       : TaxiEnv(config, seed, /*version=*/4) {}
 
-  void Seed(uint64_t seed) override { rng_.Seed(seed); }
-
   void Reset() override {
-    const std::array<double, kNumStates>& distrib = InitialStateDistrib();
-    s_ = toy_text::CategoricalSample(distrib.data(), kNumStates, rng_);
-    last_action_ = -1;  // None
+    Start(InitialStateDistrib().data(), kNumStates);
     // fickle_passenger and np_random.random() < fickle_probability: no draw
     // without a fickle passenger.
     fickle_step_ = fickle_passenger_ && rng_.NextDouble() < fickle_probability_;
     taxi_orientation_ = 0;
-    prob_ = 1.0;
   }
 
   StepResult Step(const void* action) override {
@@ -75,11 +70,9 @@ class TaxiEnv : public Env {
     toy_text::Transition rows[3];
     const int n =
         is_rainy_ ? RainyTransitions(a, rows) : DryTransition(a, rows);
-    const toy_text::Transition& t = toy_text::SampleTransition(rows, n, rng_);
-    last_action_ = a;
-    int64_t s = t.next_state;
     const Decoded before = Decode(s_);
-    const Decoded after = Decode(s);
+    const StepResult result = Take(rows, n, a);
+    const Decoded after = Decode(s_);
     if (fickle_passenger_ && fickle_step_ && before.passenger == 4 &&
         (after.row != before.row || after.col != before.col)) {
       fickle_step_ = false;
@@ -89,15 +82,10 @@ class TaxiEnv : public Env {
         if (i != before.destination) possible[k++] = i;
       }
       const int destination = possible[rng_.Choice(3)];
-      s = Encode(after.row, after.col, after.passenger, destination);
+      s_ = Encode(after.row, after.col, after.passenger, destination);
     }
-    s_ = s;
-    prob_ = t.prob;
     // gymnasium's renderer turns the taxi to face its last move.
     if (a <= 3) taxi_orientation_ = a;
-    StepResult result;
-    result.reward = t.reward;
-    result.terminated = t.terminated;
     return result;
   }
 
@@ -110,8 +98,7 @@ class TaxiEnv : public Env {
   }
 
   void WriteObs(const Row& row) override {
-    *row.Obs<int64_t>() = s_;
-    *row.Info<double>(0) = prob_;
+    TabularEnv::WriteObs(row);
     ActionMask(row.Info<int8_t>(1));
   }
 
@@ -121,10 +108,10 @@ class TaxiEnv : public Env {
   // version 4: gymnasium 1.4's Taxi-v4; 3: gymnasium 1.2's Taxi-v3 (its
   // rainy moves, and rain and fickleness at 0.8 and 0.3 without options).
   TaxiEnv(const Config& config, uint64_t seed, int version)
-      : version_(version),
+      : TabularEnv(seed),
+        version_(version),
         is_rainy_(config.GetBool("is_rainy")),
-        fickle_passenger_(config.GetBool("fickle_passenger")),
-        rng_(seed) {
+        fickle_passenger_(config.GetBool("fickle_passenger")) {
     if (version_ >= 4) {
       rainy_probability_ = config.GetFloat("rainy_probability");
       // (1.0 - rainy_probability) / 2.0
@@ -327,12 +314,8 @@ class TaxiEnv : public Env {
   double rainy_probability_ = 0.8;  // v3: 0.8, 0.1, 0.1 as written
   double rainy_lateral_probability_ = 0.1;
   double fickle_probability_ = 0.3;
-  NumpyRandom rng_;
-  int64_t s_ = 0;
-  int last_action_ = -1;  // -1: None
   bool fickle_step_ = false;
   int taxi_orientation_ = 0;
-  double prob_ = 1.0;
 };
 
 // Taxi-v3: gymnasium 1.2's options (no rainy_probability or
