@@ -168,21 +168,31 @@ ENVPOOL_REWARD_CONFIG: dict[str, tuple[float, float]] = {
 ENVPOOL_WEAPON_REWARD: dict[int, float] = {0: 0.0002, 1: 0.0002, 2: 0.0002, 3: 0.001, 4: 0.001, 5: 0.001, 6: 0.002, 7: 0.002}
 
 
-def _string_table(name: str, value: str, width: int, example: str) -> dict[str, list[str]] | None:
+def _string_table(name: str, value: str, width: int, example: str) -> dict[str, tuple[Any, ...]] | None:
     """The string form of a table option, "KEY:a:b,KEY:a:b" (entries split at
-    commas, semicolons or blanks; fields at ':'), as {KEY: [a, b]}: None for
-    "" (not given), {} for "none"."""
+    commas, semicolons or blanks; fields at ':'), as {KEY: (a, b)} with each
+    field a number (an int where it is written as one): None for "" (not
+    given), {} for "none"."""
     entries = _names(value)
     if not entries:
         return None
     if entries == ["none"]:
         return {}
-    table: dict[str, list[str]] = {}
+    table: dict[str, tuple[Any, ...]] = {}
     for entry in entries:
         key, *fields = entry.split(":")
         if len(fields) != width:
             raise ValueError(f"{name} entry {entry!r} is not of the form {example}")
-        table[key] = fields
+        numbers: list[float] = []
+        for field in fields:
+            try:
+                numbers.append(int(field))
+            except ValueError:
+                try:
+                    numbers.append(float(field))
+                except ValueError:
+                    raise ValueError(f"{name} entry {entry!r}: {field!r} is not a number") from None
+        table[key] = tuple(numbers)
     return table
 
 
@@ -190,15 +200,10 @@ def _names(value: str) -> list[str]:
     return [n for n in re.split(r"[,;\s]+", value) if n]
 
 
-def _number(name: str, key: Any, text: Any) -> float:
-    if isinstance(text, str):
-        try:
-            text = float(text)
-        except ValueError:
-            raise ValueError(f"{name}[{key!r}]: {text!r} is not a number") from None
-    if not _is_number(text):
-        raise TypeError(f"{name}[{key!r}] must be a number, got {text!r}")
-    return float(text)
+def _number(name: str, key: Any, value: Any) -> float:
+    if not _is_number(value):
+        raise TypeError(f"{name}[{key!r}] must be a number, got {value!r}")
+    return float(value)
 
 
 def _mapping(name: str, value: Any, example: str) -> Mapping:
@@ -270,11 +275,6 @@ def delta_button_config_table(value: Any) -> dict[str, tuple[float, float, float
             num, low, high = setting
         except (TypeError, ValueError):
             raise TypeError(f"{name}[{key!r}] must be (num: int, min, max), got {setting!r}") from None
-        if isinstance(num, str):
-            try:
-                num = int(num)
-            except ValueError:
-                raise ValueError(f"{name}[{key!r}]: num {num!r} is not an int") from None
         if not _is_int(num):
             raise TypeError(f"{name}[{key!r}] must be (num: int, min, max), got {setting!r}")
         table[key] = (float(num), _number(name, key, low), _number(name, key, high))
