@@ -10,7 +10,8 @@
 //   scenario              a standard scenario by name (set per task), the cfg
 //                         used when cfg_path is empty
 //   vzd_path, iwad_path   the engine binary and freedoom2.wad (the installed
-//                         vizdoom package's; filled in by envpool_lite.vizdoom)
+//                         vizdoom package's; filled in by make(): see
+//                         python/envpool_lite/families/vizdoom.py)
 //   game_args             extra engine arguments (Cig-v1, MultiDuel-v1: a
 //                         one-player deathmatch, "-host 1 -deathmatch ...")
 //   img_height, img_width observation size (84 x 84), area-averaged from the
@@ -139,7 +140,7 @@ struct VizdoomTask {
 // EnvPool's task names (the cfg's name, CamelCased). VizdoomCustom-v1 takes
 // cfg_path (and wad_path). cig.wad and multi_duel.wad have deathmatch starts
 // only: Cig-v1 and MultiDuel-v1 host a one-player deathmatch (their default
-// game_args, filled in by envpool_lite.vizdoom).
+// game_args, filled in by envpool_lite.families.vizdoom).
 inline constexpr VizdoomTask kVizdoomTasks[] = {
     {"Basic-v1", "basic", 75},
     {"BasicAudio-v1", "basic_audio", 75},
