@@ -233,3 +233,6 @@ def test_norms_use_numpy_blas():
     above fail in the last bit on such CPUs)."""
     path = envpool_lite.make_spec("Ant-v5").env_options["numpy_blas"]
     assert path and os.path.isfile(path), path
+    # numpy's own (its wheel bundles it in numpy.libs), not another
+    # package's BLAS loaded in the same process.
+    assert os.path.basename(os.path.dirname(path)).startswith("numpy"), path

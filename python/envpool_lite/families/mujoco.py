@@ -215,7 +215,7 @@ def numpy_blas_path() -> str:
     bundled OpenBLAS), as loaded in this process, or "" when none can be
     found (then the envs' norms sum plain products: see Norm in
     cpp/envs/mujoco/mujoco_env.h for why numpy's own ddot is used)."""
-    import numpy  # noqa: F401  (loads numpy's BLAS)
+    import numpy  # loads numpy's BLAS
 
     try:
         with open("/proc/self/maps") as f:
@@ -223,7 +223,11 @@ def numpy_blas_path() -> str:
     except OSError:
         return ""
     blas = sorted(p for p in paths if "blas" in os.path.basename(p).lower() and ".so" in os.path.basename(p))
-    return blas[0] if blas else ""
+    # Other packages bring their own BLAS (scipy's wheels: a 32-bit-int
+    # OpenBLAS): numpy's is the one inside numpy's install (numpy.libs).
+    site = os.path.dirname(os.path.dirname(os.path.abspath(numpy.__file__)))
+    own = [p for p in blas if os.path.basename(os.path.dirname(p)).startswith("numpy") and os.path.dirname(os.path.dirname(p)) == site]
+    return (own or blas or [""])[0]
 
 
 class Mujoco(Family):
