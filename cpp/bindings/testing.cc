@@ -1,6 +1,8 @@
 // envpool_lite._core._testing: the Atari image kernels
 // (cpp/envs/common/image.h) callable from Python, for the tests that
-// compare them with OpenCV and numpy, and a C++-timed resize benchmark.
+// compare them with OpenCV and numpy, and a C++-timed resize benchmark; and
+// numpy's random streams as the envs draw them (cpp/core/np_random.h,
+// cpp/core/np_random_state.h), for the tests that compare them with numpy.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -10,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/np_random.h"
+#include "core/np_random_state.h"
 #include "envs/common/image.h"
 
 namespace py = pybind11;
@@ -127,6 +131,60 @@ U8Array HwcToChw(const py::array& src) {
   return out;
 }
 
+// Runs `ops` on one stream seeded `seed`, in order, and returns what each
+// draws: ops are (name, *args) tuples. The stream is numpy's legacy
+// RandomState ("random_state") or Generator(PCG64) ("generator").
+py::list RandomDraws(const std::string& stream, uint64_t seed,
+                     const py::list& ops) {
+  py::list out;
+  if (stream == "random_state") {
+    if (seed > 0xFFFFFFFFull) throw py::value_error("seed must be < 2**32");
+    envpool_lite::NumpyRandomState rng(static_cast<uint32_t>(seed));
+    for (auto item : ops) {
+      auto op = item.cast<py::tuple>();
+      const std::string name = op[0].cast<std::string>();
+      if (name == "random_sample") {
+        out.append(rng.RandomSample());
+      } else if (name == "uniform") {
+        out.append(rng.Uniform(op[1].cast<double>(), op[2].cast<double>()));
+      } else if (name == "standard_normal") {
+        out.append(rng.StandardNormal());
+      } else if (name == "normal") {
+        out.append(rng.Normal(op[1].cast<double>(), op[2].cast<double>()));
+      } else if (name == "randint") {
+        out.append(rng.RandInt(op[1].cast<int64_t>(), op[2].cast<int64_t>()));
+      } else if (name == "choice") {
+        out.append(rng.Choice(op[1].cast<int64_t>()));
+      } else if (name == "interval") {
+        out.append(rng.Interval(op[1].cast<uint64_t>()));
+      } else {
+        throw py::value_error("unknown RandomState draw '" + name + "'");
+      }
+    }
+    return out;
+  }
+  if (stream == "generator") {
+    envpool_lite::NumpyRandom rng(seed);
+    for (auto item : ops) {
+      auto op = item.cast<py::tuple>();
+      const std::string name = op[0].cast<std::string>();
+      if (name == "random") {
+        out.append(rng.NextDouble());
+      } else if (name == "uniform") {
+        out.append(rng.Uniform(op[1].cast<double>(), op[2].cast<double>()));
+      } else if (name == "integers") {
+        out.append(rng.Integers(op[1].cast<int64_t>(), op[2].cast<int64_t>()));
+      } else if (name == "choice") {
+        out.append(rng.Choice(op[1].cast<int64_t>()));
+      } else {
+        throw py::value_error("unknown Generator draw '" + name + "'");
+      }
+    }
+    return out;
+  }
+  throw py::value_error("stream must be 'random_state' or 'generator'");
+}
+
 }  // namespace
 
 // Called from PYBIND11_MODULE in module.cc on the `_testing` submodule.
@@ -156,6 +214,11 @@ void RegisterTestingKernels(py::module_ t) {
   t.def("max_pool_inplace", &MaxPoolInPlace, py::arg("a"), py::arg("b"),
         "a[...] = np.maximum(a, b) (the kernel with out aliasing a); a must be "
         "a C-contiguous uint8 array.");
+  t.def("random_draws", &RandomDraws, py::arg("stream"), py::arg("seed"),
+        py::arg("ops"),
+        "The draws of numpy's RandomState (stream 'random_state') or "
+        "Generator ('generator') as the envs make them, for ops "
+        "[(name, *args), ...] in order.");
   t.def("hwc_to_chw", &HwcToChw, py::arg("img"),
         "img.transpose(2, 0, 1), contiguous.");
 }
