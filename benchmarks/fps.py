@@ -151,7 +151,25 @@ def default_configs() -> list[Config]:
 
 # --- systems: a runner takes (task, config, steps) and returns steps/s --------
 class Skip(Exception):
-    """A system that cannot run here (not installed, not applicable)."""
+    """A system that cannot run here (not installed, not applicable).
+    missing: a dependency of a peer is not installed (always noted)."""
+
+    def __init__(self, message: str, missing: bool = False):
+        super().__init__(message)
+        self.missing = missing
+
+
+def _peer_cannot_run(system: str, error: Exception) -> Exception:
+    """A peer whose optional part is missing (gymnasium's MuJoCo envs without
+    imageio, a gymnasium env whose extra is not installed) is skipped with a
+    note; envpool_lite's own errors, and anything else, propagate."""
+    import gymnasium.error
+
+    if system != "envpool_lite" and isinstance(error, (ImportError, gymnasium.error.DependencyNotInstalled)):
+        name = getattr(error, "name", None)
+        what = f"{name} is not installed" if name else str(error).strip().splitlines()[0]
+        return Skip(f"{what} ({type(error).__name__})", missing=True)
+    return error
 
 
 def action_space(task: Task):
@@ -655,13 +673,16 @@ def main(argv: list[str] | None = None) -> dict:
                             continue
                         try:
                             steps = args.steps or (max(1, task.steps // STEP_DIVISOR[run_scale] // (4 if system.startswith("gymnasium") else 1)) if task.steps else steps_for(system, cfg, run_scale))
-                            rates[system].append(SYSTEMS[system](task, cfg, steps))
+                            try:
+                                rates[system].append(SYSTEMS[system](task, cfg, steps))
+                            except Exception as e:
+                                raise _peer_cannot_run(system, e) from e
                             progress.advance(f"{what}: {rates[system][-1]:,.0f} steps/s")
                         except Skip as e:
                             skipped.add((task.name, system, cfg.label()))
                             progress.advance(f"{what}: skipped ({e})")
                             note = f"{system}: skipped ({e})"
-                            if (system == "envpool" or (system == "vizdoom_gym" and task.vizdoom_gym_id) or (system == "ale_vector" and task.atari_game)) and note not in notes:
+                            if (system == "envpool" or (system == "vizdoom_gym" and task.vizdoom_gym_id) or (system == "ale_vector" and task.atari_game) or e.missing) and note not in notes:
                                 notes.append(note)
                 for system, values in rates.items():
                     if not values:

@@ -135,3 +135,28 @@ def test_plot_has_no_empty_panel(fps, with_sweep):
     ratios = [t.get_text() for ax in axes for t in ax.texts]
     assert ratios.count("1.00x") == 4  # our bar, per task and setting, carries its ratio to EnvPool
     plt.close(fig)
+
+
+def test_a_peer_whose_import_fails_is_skipped_with_a_note(fps, tmp_path, monkeypatch):
+    """A peer missing an optional part (gymnasium's MuJoCo envs without
+    imageio) is skipped with a one-line note; the run goes on and writes its
+    results."""
+
+    def broken(task, cfg, steps):
+        raise ModuleNotFoundError("No module named 'imageio'", name="imageio")
+
+    monkeypatch.setitem(fps.SYSTEMS, "gymnasium_loop", broken)
+    out = tmp_path / "fps.json"
+    fps.main(["--tasks", "CartPole-v1", "--configs", "1:1:1", "--steps", "200", "--repeats", "1", "--systems", "envpool_lite,gymnasium_loop", "--out", str(out), "--no-plot"])
+    report = json.loads(out.read_text())
+    assert "gymnasium_loop: skipped (imageio is not installed (ModuleNotFoundError))" in report["notes"]
+    assert {r["system"] for r in report["results"]} == {"envpool_lite"}
+
+
+def test_envpool_lite_errors_are_not_skipped(fps, tmp_path, monkeypatch):
+    def broken(task, cfg, steps, num_workers=0):
+        raise ModuleNotFoundError("No module named 'envpool_lite._core'", name="envpool_lite._core")
+
+    monkeypatch.setitem(fps.SYSTEMS, "envpool_lite", broken)
+    with pytest.raises(ModuleNotFoundError):
+        fps.main(["--tasks", "CartPole-v1", "--configs", "1:1:1", "--steps", "200", "--repeats", "1", "--systems", "envpool_lite", "--out", str(tmp_path / "f.json"), "--no-plot"])
