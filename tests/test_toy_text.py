@@ -740,3 +740,32 @@ def test_bad_action_raises_and_the_pool_keeps_stepping(task):
                     return
     finally:
         ours.close()
+
+
+def test_q_learning_through_gymnasium_wrappers_solves_frozen_lake():
+    """Code none of us wrote: gymnasium's RecordEpisodeStatistics vector
+    wrapper around a pool, and tabular Q-learning on its batches (NEXT_STEP
+    autoreset: the step after an episode's end is its reset, not learned
+    from). Deterministic FrozenLake is solved: the last 50 episodes' mean
+    return (the wrapper's) is at least 0.8 (0.94 here, with 5% exploration)."""
+    n = 16
+    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(envpool_lite.make("FrozenLake-v1", num_envs=n, seed=0, is_slippery=False))
+    q = np.zeros((16, 4))
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset()
+    returns: list[float] = []
+    after_end = np.zeros(n, bool)
+    for step in range(3000):
+        explore = rng.random(n) < max(0.05, 1 - step / 1500)
+        act = np.where(explore, rng.integers(0, 4, n), np.argmax(q[obs] + rng.random((n, 4)) * 1e-6, axis=1))
+        next_obs, reward, terminated, truncated, info = env.step(act)
+        learn = ~after_end
+        target = reward + 0.99 * q[next_obs].max(1) * (1 - terminated)
+        q[obs[learn], act[learn]] += 0.5 * (target[learn] - q[obs[learn], act[learn]])
+        after_end = terminated | truncated
+        if "episode" in info:
+            returns += info["episode"]["r"][info["_episode"]].tolist()
+        obs = next_obs
+    env.close()
+    assert len(returns) > 1000
+    assert np.mean(returns[-50:]) >= 0.8, np.mean(returns[-50:])
