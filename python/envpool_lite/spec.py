@@ -64,8 +64,13 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
 
 
+def _is_sequence(value: Any) -> bool:
+    """A list, tuple or array (a str is not a sequence of options)."""
+    return isinstance(value, (collections.abc.Sequence, np.ndarray)) and not isinstance(value, (str, bytes))
+
+
 def _numbers(name: str, value: Any, what: str) -> tuple[float, ...]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, (collections.abc.Sequence, np.ndarray)) or not all(_is_number(v) for v in value):
+    if not _is_sequence(value) or not all(_is_number(v) for v in value):
         raise TypeError(f"option {name!r} must be {what}, got {value!r}")
     return tuple(float(v) for v in value)
 
@@ -94,7 +99,7 @@ def _coerce_option(name: str, value: Any, kind: str, default: Any) -> Any:
             raise TypeError(f"option {name!r} must be {what}, got {value!r}")
         return numbers
     if kind == "string_list":
-        if isinstance(value, (str, bytes)) or not isinstance(value, (collections.abc.Sequence, np.ndarray)) or not all(isinstance(v, str) for v in value):
+        if not _is_sequence(value) or not all(isinstance(v, str) for v in value):
             raise TypeError(f"option {name!r} must be a list of str, got {value!r}")
         return tuple(value)
     if kind == "named_numbers":
