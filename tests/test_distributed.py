@@ -476,7 +476,10 @@ def test_appo_trains_on_the_cluster_through_a_worker_failure(cluster, tmp_path, 
     start new episodes; their partial trajectories are dropped). The kill
     comes early: a worker killed between its calls is reported when its
     restarted process answers (a second or two here), and the run must
-    last longer than that."""
+    last longer than that: from the kill until Ray has restarted the
+    worker, the trainer's recv() waits (worker 0 alone could otherwise
+    serve every remaining batch before the failure shows, as it did once
+    on a loaded CI machine)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "trainers"))
     import appo
     import torch
@@ -485,13 +488,34 @@ def test_appo_trains_on_the_cluster_through_a_worker_failure(cluster, tmp_path, 
     make = envpool_lite.make
     monkeypatch.setattr(appo.envpool_lite, "make", lambda *a, **kw: pools.append(make(*a, **kw)) or pools[-1])
 
+    gate = threading.Event()
+    gate.set()
+
     def kill_worker_1_mid_run():
+        import ray
+
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if pools and not pools[0]._pool.closed and pools[0].workers[1]["steps"] > 100:
+                raw = pools[0]._pool
+                recv = raw.recv
+
+                def gated_recv(timeout=None, recv=recv):
+                    gate.wait(120)
+                    return recv(timeout)
+
+                raw.recv = gated_recv
+                gate.clear()
                 pid = pools[0].workers[1]["pid"]
                 os.kill(pid, signal.SIGKILL)
                 killed.append(pid)
+                while time.monotonic() < deadline:  # until the restarted process answers
+                    try:
+                        if ray.get(raw._workers[1].handle.describe.remote(), timeout=10)["pid"] != pid:
+                            break
+                    except (ray.exceptions.ActorUnavailableError, ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+                        time.sleep(0.05)
+                gate.set()
                 return
             time.sleep(0.01)
 
