@@ -97,8 +97,12 @@ OptionValue OptionFromPy(const std::string& name, const py::handle& h,
   if (std::holds_alternative<double>(like)) {
     return NumberFromPy(name, "a float", h);
   }
+  // (bytes too: a family's internal options carry file contents, e.g.
+  // dm_control's model assets.)
   if (std::holds_alternative<std::string>(like)) {
-    if (!py::isinstance<py::str>(h)) BadOption(name, "a str", h);
+    if (!py::isinstance<py::str>(h) && !py::isinstance<py::bytes>(h)) {
+      BadOption(name, "a str", h);
+    }
     return h.cast<std::string>();
   }
   if (std::holds_alternative<NumberList>(like)) {
@@ -111,7 +115,9 @@ OptionValue OptionFromPy(const std::string& name, const py::handle& h,
     }
     StringList out;
     for (auto item : h) {
-      if (!py::isinstance<py::str>(item)) BadOption(name, what, h);
+      if (!py::isinstance<py::str>(item) && !py::isinstance<py::bytes>(item)) {
+        BadOption(name, what, h);
+      }
       out.push_back(item.cast<std::string>());
     }
     return out;
@@ -164,6 +170,9 @@ py::dict ArraySpecToPy(const ArraySpec& s) {
 py::dict EnvSpecToPy(const EnvSpec& spec) {
   py::dict out;
   out["obs"] = ArraySpecToPy(spec.obs);
+  py::list obs_dict;
+  for (const ArraySpec& s : spec.obs_dict) obs_dict.append(ArraySpecToPy(s));
+  out["obs_dict"] = obs_dict;
   out["action"] = ArraySpecToPy(spec.action);
   py::list info;
   for (const ArraySpec& s : spec.info) info.append(ArraySpecToPy(s));
@@ -365,7 +374,14 @@ double SingleThreadStepsPerSecond(const std::string& task_id,
     }
   }
   // Where WriteObs writes, as in a batch row.
-  std::vector<char> obs(spec.obs.NumBytes() + 64);
+  std::vector<std::vector<char>> obs_rows;
+  std::vector<void*> obs;
+  for (const ArraySpec& s : spec.obs_dict.empty()
+                                ? std::vector<ArraySpec>{spec.obs}
+                                : spec.obs_dict) {
+    obs_rows.emplace_back(s.NumBytes() + 64);
+    obs.push_back(obs_rows.back().data());
+  }
   std::vector<std::vector<char>> info_rows;
   std::vector<void*> info;
   for (const ArraySpec& s : spec.info) {

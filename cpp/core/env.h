@@ -18,7 +18,12 @@
 namespace envpool_lite {
 
 struct EnvSpec {
-  ArraySpec obs;                  // the observation of one env
+  ArraySpec obs;  // the observation of one env (unless obs_dict is set)
+  // A dict observation (dm_control's, MiniGrid's): one array per key, in key
+  // order; `obs` is then unused. Each key is its own contiguous batch field:
+  // the first where `obs` would be (field 0), the others after the info
+  // fields, so the standard fields keep their indices.
+  std::vector<ArraySpec> obs_dict;
   ArraySpec action;               // the action of one env
   std::vector<ArraySpec> info;    // env-specific info fields, e.g. "lives"
   int64_t max_episode_steps = 0;  // 0: no time limit
@@ -52,10 +57,11 @@ struct StepResult {
 // batch.
 class Row {
  public:
-  Row(void* obs, void* const* info) : obs_(obs), info_(info) {}
+  Row(void* const* obs, void* const* info) : obs_(obs), info_(info) {}
+  // The observation (or, for a dict observation, the array of key `key`).
   template <typename T>
-  T* Obs() const {
-    return static_cast<T*>(obs_);
+  T* Obs(int key = 0) const {
+    return static_cast<T*>(obs_[key]);
   }
   // The i-th field of EnvSpec::info.
   template <typename T>
@@ -64,7 +70,7 @@ class Row {
   }
 
  private:
-  void* obs_;
+  void* const* obs_;
   void* const* info_;
 };
 

@@ -71,8 +71,9 @@ struct Batch {
 
 class EnvPool {
  public:
-  // Field indices of every batch. Env-specific info fields follow, then (with
-  // SAME_STEP) final_obs, final_elapsed_step and the final info fields.
+  // Field indices of every batch. Env-specific info fields follow, then a
+  // dict observation's other keys, then (with SAME_STEP) final_obs,
+  // final_elapsed_step, the final info fields and the final other keys.
   enum StandardField {
     kObs = 0,
     kReward,
@@ -84,6 +85,7 @@ class EnvPool {
     kNumStandardFields
   };
   static constexpr int kMaxInfoFields = 64;
+  static constexpr int kMaxObsKeys = 64;
   static constexpr int kMaxChunk = 32;
   static constexpr std::size_t kMaxRank = 7;  // per env; numpy adds the batch
 
@@ -107,7 +109,10 @@ class EnvPool {
       throw std::invalid_argument("too many info fields");
     }
     for (const ArraySpec& s : spec_.info) CheckRank(s);
-    CheckRank(spec_.obs);
+    if (static_cast<int>(spec_.obs_dict.size()) > kMaxObsKeys) {
+      throw std::invalid_argument("too many observation keys");
+    }
+    for (const ArraySpec& s : ObsSpecs()) CheckRank(s);
     if (static_cast<int>(options.seeds.size()) != num_envs_) {
       throw std::invalid_argument("need one seed per env");
     }
@@ -418,6 +423,17 @@ class EnvPool {
     }
   }
 
+  // The observation's arrays: `obs`, or the dict's, each named "obs:<key>".
+  std::vector<ArraySpec> ObsSpecs() const {
+    if (spec_.obs_dict.empty()) return {spec_.obs};
+    std::vector<ArraySpec> out = spec_.obs_dict;
+    for (ArraySpec& s : out) s.name = "obs:" + s.name;
+    return out;
+  }
+  int NumObsKeys() const {
+    return spec_.obs_dict.empty() ? 1 : static_cast<int>(spec_.obs_dict.size());
+  }
+
   std::vector<FieldLayout> BuildFields() const {
     auto scalar = [](const char* name, DType dtype) {
       ArraySpec s;
@@ -425,8 +441,9 @@ class EnvPool {
       s.dtype = dtype;
       return FieldLayout{s, 0, 0};
     };
+    const std::vector<ArraySpec> obs = ObsSpecs();
     std::vector<FieldLayout> f;
-    f.push_back(FieldLayout{spec_.obs, 0, 0});
+    f.push_back(FieldLayout{obs[0], 0, 0});
     f.push_back(scalar(
         "reward", spec_.reward_float64 ? DType::kFloat64 : DType::kFloat32));
     f.push_back(scalar("terminated", DType::kBool));
@@ -435,15 +452,23 @@ class EnvPool {
     f.push_back(scalar("env_id", DType::kInt32));
     f.push_back(scalar("elapsed_step", DType::kInt32));
     for (const ArraySpec& s : spec_.info) f.push_back(FieldLayout{s, 0, 0});
+    for (std::size_t k = 1; k < obs.size(); ++k) {
+      f.push_back(FieldLayout{obs[k], 0, 0});
+    }
     if (same_step_) {
-      FieldLayout final_obs{spec_.obs, 0, 0};
-      final_obs.spec.name = "final_obs";
+      FieldLayout final_obs{obs[0], 0, 0};
+      final_obs.spec.name = "final_" + obs[0].name;
       f.push_back(final_obs);
       f.push_back(scalar("final_elapsed_step", DType::kInt32));
       for (const ArraySpec& s : spec_.info) {
         FieldLayout fi{s, 0, 0};
         fi.spec.name = "final_" + s.name;
         f.push_back(fi);
+      }
+      for (std::size_t k = 1; k < obs.size(); ++k) {
+        FieldLayout fo{obs[k], 0, 0};
+        fo.spec.name = "final_" + obs[k].name;
+        f.push_back(fo);
       }
     }
     return f;
@@ -692,17 +717,25 @@ class EnvPool {
     s.elapsed = 0;
   }
 
+  // The row of the batch's fields from obs_field (the observation, or the
+  // dict's first key) and info_begin (the info fields, then the dict's other
+  // keys).
   void WriteRow(Env& env, StateBlock& b, int r, int obs_field,
                 int info_begin) const {
     void* info[kMaxInfoFields];
-    for (std::size_t i = 0; i < spec_.info.size(); ++i) {
-      info[i] = b.At(info_begin + static_cast<int>(i), r);
+    void* obs[kMaxObsKeys];
+    const int num_info = static_cast<int>(spec_.info.size());
+    for (int i = 0; i < num_info; ++i) info[i] = b.At(info_begin + i, r);
+    obs[0] = b.At(obs_field, r);
+    for (int k = 1; k < NumObsKeys(); ++k) {
+      obs[k] = b.At(info_begin + num_info + k - 1, r);
     }
-    env.WriteObs(Row(b.At(obs_field, r), info));
+    env.WriteObs(Row(obs, info));
   }
 
   int final_obs_field() const {
-    return kNumStandardFields + static_cast<int>(spec_.info.size());
+    return kNumStandardFields + static_cast<int>(spec_.info.size()) +
+           NumObsKeys() - 1;
   }
   int final_info_begin() const { return final_obs_field() + 2; }
 

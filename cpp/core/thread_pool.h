@@ -38,6 +38,10 @@ class ThreadPool {
             "): the system's thread or memory limit is reached; use fewer "
             "num_threads");
       }
+      // Named, so that tools (top -H, /proc/<pid>/task/*/comm) and tests
+      // tell the pool's threads from others (at most 15 characters).
+      const std::string name = "envpool_lite:" + std::to_string(i % 100);
+      pthread_setname_np(threads_.back().native_handle(), name.c_str());
       if (affinity_offset >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);

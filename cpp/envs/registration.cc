@@ -9,6 +9,7 @@ namespace envpool_lite {
 
 void RegisterAtari(Registry& registry);
 void RegisterClassicControl(Registry& registry);
+void RegisterDmControl(Registry& registry);
 void RegisterMujoco(Registry& registry);
 void RegisterTesting(Registry& registry);
 void RegisterToyText(Registry& registry);
@@ -23,6 +24,7 @@ void RegisterAllEnvs(Registry& registry) {
 #endif
 #ifdef ENVPOOL_LITE_MUJOCO
   registry.AddFamily("mujoco", RegisterMujoco);
+  registry.AddFamily("dm_control", RegisterDmControl);
 #endif
 #ifdef ENVPOOL_LITE_VIZDOOM
   registry.AddFamily("vizdoom", RegisterVizdoom);

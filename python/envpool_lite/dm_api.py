@@ -17,8 +17,9 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
     """reset(), step() and recv() return one dm_env.TimeStep whose fields are
     arrays over the batch: step_type (FIRST/MID/LAST as int32), reward
     (float32, 0 at FIRST), discount (float32) and observation, a namedtuple of
-    obs and the info fields (env_id, elapsed_step, the env's own, players),
-    with the structure of observation_spec().
+    obs (or a dict observation's keys, as EnvPool's dm_control tasks) and the
+    info fields (env_id, elapsed_step, the env's own, players), with the
+    structure of observation_spec(); ``observation["key"]`` works too.
 
     Discount is 0 when an episode terminates and 1 when it is truncated by the
     time limit (as dm_env.truncation defines it). EnvPool differs: its dm_env
@@ -27,7 +28,8 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
 
     def __init__(self, spec: EnvSpec, render_mode: str | None = None):
         EnvPoolBase.__init__(self, spec, render_mode)
-        self._observation_type = state_type(("obs", "env_id", "elapsed_step", *self._info_names, "players"))
+        self._obs_names = spec.obs_keys or ("obs",)
+        self._observation_type = state_type((*self._obs_names, "env_id", "elapsed_step", *self._info_names, "players"))
         self._players_type = players_type()
         self.num_envs = spec.config["num_envs"]
 
@@ -51,5 +53,6 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
         step_type = np.full(len(elapsed), _MID, dtype=np.int32)
         step_type[raw[2] | raw[3]] = _LAST
         step_type[elapsed == 0] = _FIRST
-        observation = self._observation_type(raw[0], raw[5], elapsed, *raw[7 : 7 + self._num_info], self._players_type(raw[5]))
+        obs = tuple(raw[0].values()) if isinstance(raw[0], dict) else (raw[0],)
+        observation = self._observation_type(*obs, raw[5], elapsed, *raw[7 : 7 + self._num_info], self._players_type(raw[5]))
         return dm_env.TimeStep(step_type=step_type, reward=raw[1], discount=raw[4], observation=observation)

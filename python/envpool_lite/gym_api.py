@@ -20,6 +20,8 @@ def _to_gym_space(space: gymnasium.spaces.Space):
         return space
     if isinstance(space, gymnasium.spaces.Discrete):
         return gym.spaces.Discrete(int(space.n))
+    if isinstance(space, gymnasium.spaces.Dict):
+        return gym.spaces.Dict({k: _to_gym_space(v) for k, v in space.spaces.items()})
     assert isinstance(space, gymnasium.spaces.Box)
     return gym.spaces.Box(low=space.low, high=space.high, shape=space.shape, dtype=space.dtype)
 

@@ -60,7 +60,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env): 
         self.metadata = {"autoreset_mode": mode, "render_modes": ["rgb_array"]}
         self.closed = False
         self._final_field = 7 + self._num_info
-        self._last_obs: np.ndarray | None = None  # sync mode: for reset_mask
+        self._last_obs: Any = None  # sync mode: for reset_mask (an array, or a dict of them)
 
     def reset(self, env_id: Any = None, *, seed: Any = None, options: dict | None = None):
         """Reset every env (default), the envs in env_id, or those in
@@ -85,7 +85,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env): 
         obs, info = raw[0], self._info(raw)
         if mask is not None:
             obs, info = self._expand(raw, obs, info, mask)
-        elif not self.is_async and len(obs) == self.num_envs:
+        elif not self.is_async and len(raw[5]) == self.num_envs:
             self._last_obs = obs
         return obs, info
 
@@ -112,11 +112,17 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env): 
     def _expand(self, raw, obs, info, mask):
         """A reset_mask reset: rows for every env, masks for the reset ones."""
         ids = raw[5]
-        if self._last_obs is not None and not self.is_async:
-            full = self._last_obs.copy()
+        last = self._last_obs if not self.is_async else None
+
+        def expand(value, previous):
+            full = previous.copy() if previous is not None else np.zeros((self.num_envs, *value.shape[1:]), value.dtype)
+            full[ids] = value
+            return full
+
+        if isinstance(obs, dict):
+            full = {k: expand(v, None if last is None else last[k]) for k, v in obs.items()}
         else:
-            full = np.zeros((self.num_envs, *obs.shape[1:]), obs.dtype)
-        full[ids] = obs
+            full = expand(obs, last)
         self._last_obs = full
         return full, self._expand_info(info, ids, mask)
 
@@ -137,7 +143,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env): 
     def _format(self, raw):
         obs, reward, terminated, truncated = raw[0], raw[1], raw[2], raw[3]
         info = self._info(raw)
-        if not self.is_async and len(obs) == self.num_envs:
+        if not self.is_async and len(raw[5]) == self.num_envs:
             self._last_obs = obs
         if self._same_step_autoreset:
             done = terminated | truncated
@@ -151,8 +157,9 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env): 
         info["final_info"] its info; "_final_obs"/"_final_info" are the mask."""
         f = self._final_field
         final_obs = np.full(len(done), None, dtype=object)
+        last = raw[f]
         for i in np.flatnonzero(done):
-            final_obs[i] = raw[f][i]
+            final_obs[i] = {k: v[i] for k, v in last.items()} if isinstance(last, dict) else last[i]
         final_info = {"env_id": np.where(done, raw[5], 0), "_env_id": done}
         final_info["elapsed_step"] = np.where(done, raw[f + 1], 0)
         final_info["_elapsed_step"] = done

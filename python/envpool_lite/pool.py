@@ -58,7 +58,9 @@ class EnvPoolBase:
     A raw batch is a tuple of numpy arrays that view the pool's memory, in the
     order of ``self._fields``: obs, reward, terminated, truncated, discount,
     env_id, elapsed_step, the env's info fields, then (SAME_STEP only)
-    final_obs, final_elapsed_step and final_<info> fields.
+    final_obs, final_elapsed_step and final_<info> fields. For a dict
+    observation the faces see obs and final_obs as dicts of arrays
+    (_dict_obs).
     """
 
     _same_step_autoreset = False
@@ -96,6 +98,10 @@ class EnvPoolBase:
         self._fields = self._pool.field_names
         self._info_names = [s["name"] for s in spec.info_specs]
         self._num_info = len(self._info_names)
+        # A dict observation: raw[0] (and raw[final]) become {key: array},
+        # from the key's own fields (see _dict_obs).
+        self._obs_keys = spec.obs_keys
+        self._obs_extra = 7 + self._num_info
         self._all_ids = np.arange(num_envs, dtype=np.int32)
 
     # --- what every face shares -------------------------------------------
@@ -203,10 +209,10 @@ class EnvPoolBase:
 
     def recv(self, timeout: float | None = None):
         """The next batch: min(batch_size, envs in flight) results."""
-        return self._format(self._pool.recv(timeout))
+        return self._format(self._dict_obs(self._pool.recv(timeout)))
 
     def step(self, action: Any, env_id: Any = None):
-        return self._format(self._pool.step(*_action_and_ids(action, env_id)))
+        return self._format(self._dict_obs(self._pool.step(*_action_and_ids(action, env_id))))
 
     def reset(self, env_id: Any = None):
         return self._format(self._reset_raw(env_id, None))
@@ -228,7 +234,35 @@ class EnvPoolBase:
                 ids = ids.reshape(1)
         seeds = None if seed is None else seeds_for(seed, ids.tolist(), self._pool.num_envs)
         self._pool.send_reset(ids, seeds)
-        return self._pool.recv(None)
+        return self._dict_obs(self._pool.recv(None))
+
+    def _dict_obs(self, raw):
+        """A dict observation's raw batch in the layout of an array one:
+        raw[0] (and SAME_STEP's final obs) become {key: array} of the keys'
+        own fields (views, no copy), which the C++ batch keeps after the
+        info fields."""
+        keys = self._obs_keys
+        if not keys:
+            return raw
+        n, ni, extra = len(keys) - 1, self._num_info, self._obs_extra
+        out = [{keys[0]: raw[0], **{k: raw[extra + i] for i, k in enumerate(keys[1:])}}, *raw[1:extra]]
+        if len(raw) > extra + n:  # SAME_STEP: final_obs, final_elapsed_step, final info, final other keys
+            f = extra + n
+            out.append({keys[0]: raw[f], **{k: raw[f + 2 + ni + i] for i, k in enumerate(keys[1:])}})
+            out.extend(raw[f + 1 : f + 2 + ni])
+        return tuple(out)
+        raw = list(raw)
+        n = len(keys) - 1
+        raw[0] = {keys[0]: raw[0], **{k: raw[self._obs_extra + i] for i, k in enumerate(keys[1:])}}
+        f = self._final_field
+        if len(raw) > f:
+            extra = f + 2 + self._num_info
+            raw[f] = {keys[0]: raw[f], **{k: raw[extra + i] for i, k in enumerate(keys[1:])}}
+            del raw[extra : extra + n]
+        del raw[self._obs_extra : self._obs_extra + n]
+        if len(raw) > self._obs_extra:  # the final fields moved down
+            pass
+        return raw
 
     def _info(self, raw) -> dict[str, Any]:
         info = {"env_id": raw[5], "elapsed_step": raw[6]}

@@ -265,7 +265,15 @@ class EnvSpec:
         self.config = Config(config)
         self._internal = dict(internal or {})  # the family's internal options, filled by make_spec
         self._arrays = _core.task_spec(task_id, self.env_options)
-        self.observation_space = _space(self._arrays["obs"])
+        # A dict observation's keys, in order (dm_control's, MiniGrid's); ()
+        # for an array observation.
+        self.obs_keys: tuple[str, ...] = tuple(a["name"] for a in self._arrays["obs_dict"])
+        self.observation_space: gymnasium.spaces.Space
+        if self.obs_keys:
+            # An OrderedDict: gymnasium's Dict would sort a dict's keys.
+            self.observation_space = gymnasium.spaces.Dict(collections.OrderedDict((a["name"], _space(a)) for a in self._arrays["obs_dict"]))
+        else:
+            self.observation_space = _space(self._arrays["obs"])
         self.action_space = _space(self._arrays["action"])
         self.info_specs = tuple(self._arrays["info"])
         self.max_episode_steps = self._arrays["max_episode_steps"]
@@ -295,7 +303,10 @@ class EnvSpec:
         """EnvPool's state arrays: obs, every info field as "info:<name>",
         and the step fields (elapsed_step, done, reward, discount, step_type,
         trunc)."""
-        states = {"obs": _array_spec(self._arrays["obs"])}
+        if self.obs_keys:
+            states = {f"obs:{a['name']}": _array_spec(a) for a in self._arrays["obs_dict"]}
+        else:
+            states = {"obs": _array_spec(self._arrays["obs"])}
         states["info:env_id"] = _scalar_spec(np.int32)
         states["info:players.env_id"] = _scalar_spec(np.int32, shape=(-1,))
         for info in self.info_specs:
@@ -315,11 +326,15 @@ class EnvSpec:
 
     def observation_spec(self):
         """dm_env specs with the structure of ``TimeStep.observation``: a
-        namedtuple of obs, env_id, elapsed_step, the env's info fields and
-        players (a namedtuple of env_id)."""
+        namedtuple of obs (or a dict observation's keys, in order), env_id,
+        elapsed_step, the env's info fields and players (a namedtuple of
+        env_id)."""
         import dm_env.specs
 
-        specs = {"obs": _dm_spec("obs", _array_spec(self._arrays["obs"]))}
+        if self.obs_keys:
+            specs = {a["name"]: _dm_spec(a["name"], _array_spec(a)) for a in self._arrays["obs_dict"]}
+        else:
+            specs = {"obs": _dm_spec("obs", _array_spec(self._arrays["obs"]))}
         specs["env_id"] = dm_env.specs.Array((), np.int32, name="env_id")
         specs["elapsed_step"] = dm_env.specs.Array((), np.int32, name="elapsed_step")
         for info in self.info_specs:
@@ -351,8 +366,23 @@ class EnvSpec:
 
 @functools.cache
 def state_type(fields: tuple[str, ...]):
-    """The namedtuple of a dm_env observation (EnvPool's "State")."""
-    return collections.namedtuple("State", fields)
+    """The namedtuple of a dm_env observation (EnvPool's "State"). A field is
+    also found by its name, ``observation["position"]``, as in dm_control's
+    dict observations."""
+    base = collections.namedtuple("State", fields)  # type: ignore[misc]
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            try:
+                return getattr(self, key)
+            except AttributeError:
+                raise KeyError(key) from None
+        return tuple.__getitem__(self, key)
+
+    def keys(self):
+        return self._fields
+
+    return type("State", (base,), {"__slots__": (), "__getitem__": __getitem__, "keys": keys})
 
 
 @functools.cache

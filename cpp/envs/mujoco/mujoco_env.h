@@ -4,12 +4,10 @@
 // at reset, ctrl = action and frame_skip mj_steps (then
 // mj_rnePostConstraint, which fills cfrc_ext) at each step.
 //
-// The MuJoCo library is the installed `mujoco` wheel's libmujoco.so, loaded
-// at run time (dlopen) from the path Python passes in the "mujoco_lib"
-// option, and checked to be the version whose headers this build used.
+// The MuJoCo library (the installed `mujoco` wheel's libmujoco.so, loaded at
+// run time) comes from envs/common/mujoco_api.h, shared with dm_control.
 #pragma once
 
-#include <dlfcn.h>
 #include <mujoco/mujoco.h>
 #include <numpy/random/bitgen.h>
 
@@ -26,6 +24,7 @@
 
 #include "core/env.h"
 #include "core/np_random.h"
+#include "envs/common/mujoco_api.h"
 
 // numpy's Generator.standard_normal (its ziggurat), from numpy's own random C
 // library (numpy/random/lib/libnpyrandom.a), so that the draws are numpy's by
@@ -34,101 +33,6 @@ extern "C" double random_standard_normal(bitgen_t* bitgen_state);
 
 namespace envpool_lite {
 namespace mujoco {
-
-// The functions of libmujoco that the envs call.
-struct Api {
-  decltype(&::mj_version) version = nullptr;
-  decltype(&::mj_versionString) version_string = nullptr;
-  decltype(&::mj_loadXML) load_xml = nullptr;
-  decltype(&::mj_deleteModel) delete_model = nullptr;
-  decltype(&::mj_makeData) make_data = nullptr;
-  decltype(&::mj_deleteData) delete_data = nullptr;
-  decltype(&::mj_resetData) reset_data = nullptr;
-  decltype(&::mj_forward) forward = nullptr;
-  decltype(&::mj_step) step = nullptr;
-  decltype(&::mj_rnePostConstraint) rne_post_constraint = nullptr;
-  decltype(&::mj_name2id) name2id = nullptr;
-};
-
-// Loads libmujoco from `path` once per process (later calls must name the
-// same file) and checks its version against the headers'.
-inline const Api& LoadApi(const std::string& path) {
-  static std::mutex mutex;
-  static Api api;
-  static std::string loaded_path;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!loaded_path.empty()) return api;
-  if (path.empty()) {
-    throw std::invalid_argument(
-        "MuJoCo: no libmujoco path given (make() finds it in the installed "
-        "mujoco package)");
-  }
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* err = dlerror();
-    throw std::invalid_argument(
-        "MuJoCo: cannot load " + path + ": " + (err ? err : "unknown error") +
-        "; envpool_lite needs mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION);
-  }
-  Api a;
-  auto sym = [&](const char* name) {
-    void* p = dlsym(handle, name);
-    if (p == nullptr) {
-      throw std::invalid_argument(
-          std::string("MuJoCo: ") + path + " has no " + name +
-          "; envpool_lite needs mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION);
-    }
-    return p;
-  };
-#define ENVPOOL_LITE_MJ_SYM(field, name) \
-  a.field = reinterpret_cast<decltype(a.field)>(sym(#name))
-  ENVPOOL_LITE_MJ_SYM(version, mj_version);
-  ENVPOOL_LITE_MJ_SYM(version_string, mj_versionString);
-  ENVPOOL_LITE_MJ_SYM(load_xml, mj_loadXML);
-  ENVPOOL_LITE_MJ_SYM(delete_model, mj_deleteModel);
-  ENVPOOL_LITE_MJ_SYM(make_data, mj_makeData);
-  ENVPOOL_LITE_MJ_SYM(delete_data, mj_deleteData);
-  ENVPOOL_LITE_MJ_SYM(reset_data, mj_resetData);
-  ENVPOOL_LITE_MJ_SYM(forward, mj_forward);
-  ENVPOOL_LITE_MJ_SYM(step, mj_step);
-  ENVPOOL_LITE_MJ_SYM(rne_post_constraint, mj_rnePostConstraint);
-  ENVPOOL_LITE_MJ_SYM(name2id, mj_name2id);
-#undef ENVPOOL_LITE_MJ_SYM
-  if (a.version() != mjVERSION_HEADER) {
-    throw std::invalid_argument(
-        std::string("MuJoCo: ") + path + " is MuJoCo " + a.version_string() +
-        ", envpool_lite was built for mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION +
-        " (pip install mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION + ")");
-  }
-  api = a;
-  loaded_path = path;
-  return api;
-}
-
-struct ModelDeleter {
-  const Api* api;
-  void operator()(mjModel* m) const { api->delete_model(m); }
-};
-struct DataDeleter {
-  const Api* api;
-  void operator()(mjData* d) const { api->delete_data(d); }
-};
-using ModelPtr = std::unique_ptr<mjModel, ModelDeleter>;
-using DataPtr = std::unique_ptr<mjData, DataDeleter>;
-
-// mj_loadXML of the model file (serialised: MuJoCo's XML parser is not
-// documented as thread-safe, and envs are built from several threads).
-inline ModelPtr LoadModel(const Api& api, const std::string& path) {
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
-  char error[1024] = {0};
-  mjModel* m = api.load_xml(path.c_str(), nullptr, error, sizeof(error));
-  if (m == nullptr) {
-    throw std::invalid_argument("MuJoCo: cannot load model " + path + ": " +
-                                error);
-  }
-  return ModelPtr(m, ModelDeleter{&api});
-}
 
 // The sizes a task's spec needs, read from its model file.
 struct ModelSizes {
@@ -186,68 +90,6 @@ T SumOfSquares(const T* a, int64_t n) {
   }
   for (int64_t i = 0; i < n; ++i) sq[i] = a[i] * a[i];
   return PairwiseSum(sq, n);
-}
-
-// np.linalg.norm(x) of a float64 vector is sqrt(x.dot(x)), and numpy's dot
-// is its BLAS's ddot. numpy's wheels bundle OpenBLAS, which picks a kernel
-// for the CPU at run time: some (Haswell, Zen) sum with fused multiply-adds,
-// others do not, so the last bit of a norm depends on the machine. To equal
-// numpy's on every machine, Norm calls that same ddot, from the library
-// numpy loaded, whose path Python passes in the "numpy_blas" option
-// (envpool_lite.families.mujoco.numpy_blas_path). Without one (""), it sums
-// plain products in order, which is numpy's where the kernel has no FMA.
-// OpenBLAS's ddot names: 64-bit ints first (numpy >= 2's scipy-openblas64).
-using Ddot64 = double (*)(int64_t n, const double* x, int64_t incx,
-                          const double* y, int64_t incy);
-using Ddot32 = double (*)(int32_t n, const double* x, int32_t incx,
-                          const double* y, int32_t incy);
-struct NumpyDdot {
-  Ddot64 ddot64 = nullptr;
-  Ddot32 ddot32 = nullptr;
-};
-
-inline NumpyDdot LoadNumpyDdot(const std::string& path) {
-  static std::mutex mutex;
-  static NumpyDdot ddot;
-  static std::string loaded_path;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (path.empty() || path == loaded_path) return ddot;
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    throw std::runtime_error("MuJoCo: cannot load numpy's BLAS (" + path +
-                             "): " + dlerror());
-  }
-  NumpyDdot found;
-  for (const char* name : {"scipy_cblas_ddot64_", "cblas_ddot64_"}) {
-    if (void* f = dlsym(handle, name)) {
-      found.ddot64 = reinterpret_cast<Ddot64>(f);
-      break;
-    }
-  }
-  if (found.ddot64 == nullptr) {
-    for (const char* name : {"scipy_cblas_ddot", "cblas_ddot"}) {
-      if (void* f = dlsym(handle, name)) {
-        found.ddot32 = reinterpret_cast<Ddot32>(f);
-        break;
-      }
-    }
-  }
-  if (found.ddot64 == nullptr && found.ddot32 == nullptr) {
-    throw std::runtime_error("MuJoCo: numpy's BLAS (" + path +
-                             ") has no cblas_ddot");
-  }
-  ddot = found;
-  loaded_path = path;
-  return ddot;
-}
-
-// np.linalg.norm of a 2- or 3-vector (see above).
-inline double Norm(const NumpyDdot& ddot, const double* x, int n) {
-  if (ddot.ddot64 != nullptr) return std::sqrt(ddot.ddot64(n, x, 1, x, 1));
-  if (ddot.ddot32 != nullptr) return std::sqrt(ddot.ddot32(n, x, 1, x, 1));
-  double s = 0.0;
-  for (int i = 0; i < n; ++i) s += x[i] * x[i];
-  return std::sqrt(s);
 }
 
 // np.clip(x, lo, hi) of a float64 (NaN stays NaN).

@@ -1,0 +1,229 @@
+// The MuJoCo library shared by the families that simulate with it (gym
+// MuJoCo, dm_control): the installed `mujoco` wheel's libmujoco.so, loaded
+// at run time (dlopen) from the path Python passes in the "mujoco_lib"
+// option and checked to be the version whose headers this build used; models
+// loaded from a file or from an XML text with its assets; and numpy's BLAS
+// ddot, for norms equal to numpy's.
+#pragma once
+
+#include <dlfcn.h>
+#include <mujoco/mujoco.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace envpool_lite {
+namespace mujoco {
+
+// The functions of libmujoco that the envs call.
+struct Api {
+  decltype(&::mj_version) version = nullptr;
+  decltype(&::mj_versionString) version_string = nullptr;
+  decltype(&::mj_loadXML) load_xml = nullptr;
+  decltype(&::mj_deleteModel) delete_model = nullptr;
+  decltype(&::mj_makeData) make_data = nullptr;
+  decltype(&::mj_deleteData) delete_data = nullptr;
+  decltype(&::mj_resetData) reset_data = nullptr;
+  decltype(&::mj_forward) forward = nullptr;
+  decltype(&::mj_step) step = nullptr;
+  decltype(&::mj_rnePostConstraint) rne_post_constraint = nullptr;
+  decltype(&::mj_name2id) name2id = nullptr;
+  decltype(&::mj_step1) step1 = nullptr;
+  decltype(&::mj_step2) step2 = nullptr;
+  decltype(&::mj_defaultVFS) default_vfs = nullptr;
+  decltype(&::mj_addBufferVFS) add_buffer_vfs = nullptr;
+  decltype(&::mj_deleteVFS) delete_vfs = nullptr;
+  decltype(&::mju_axisAngle2Quat) axis_angle2quat = nullptr;
+};
+
+// Loads libmujoco from `path` once per process (later calls must name the
+// same file) and checks its version against the headers'.
+inline const Api& LoadApi(const std::string& path) {
+  static std::mutex mutex;
+  static Api api;
+  static std::string loaded_path;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!loaded_path.empty()) return api;
+  if (path.empty()) {
+    throw std::invalid_argument(
+        "MuJoCo: no libmujoco path given (make() finds it in the installed "
+        "mujoco package)");
+  }
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = dlerror();
+    throw std::invalid_argument(
+        "MuJoCo: cannot load " + path + ": " + (err ? err : "unknown error") +
+        "; envpool_lite needs mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION);
+  }
+  Api a;
+  auto sym = [&](const char* name) {
+    void* p = dlsym(handle, name);
+    if (p == nullptr) {
+      throw std::invalid_argument(
+          std::string("MuJoCo: ") + path + " has no " + name +
+          "; envpool_lite needs mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION);
+    }
+    return p;
+  };
+#define ENVPOOL_LITE_MJ_SYM(field, name) \
+  a.field = reinterpret_cast<decltype(a.field)>(sym(#name))
+  ENVPOOL_LITE_MJ_SYM(version, mj_version);
+  ENVPOOL_LITE_MJ_SYM(version_string, mj_versionString);
+  ENVPOOL_LITE_MJ_SYM(load_xml, mj_loadXML);
+  ENVPOOL_LITE_MJ_SYM(delete_model, mj_deleteModel);
+  ENVPOOL_LITE_MJ_SYM(make_data, mj_makeData);
+  ENVPOOL_LITE_MJ_SYM(delete_data, mj_deleteData);
+  ENVPOOL_LITE_MJ_SYM(reset_data, mj_resetData);
+  ENVPOOL_LITE_MJ_SYM(forward, mj_forward);
+  ENVPOOL_LITE_MJ_SYM(step, mj_step);
+  ENVPOOL_LITE_MJ_SYM(rne_post_constraint, mj_rnePostConstraint);
+  ENVPOOL_LITE_MJ_SYM(name2id, mj_name2id);
+  ENVPOOL_LITE_MJ_SYM(step1, mj_step1);
+  ENVPOOL_LITE_MJ_SYM(step2, mj_step2);
+  ENVPOOL_LITE_MJ_SYM(default_vfs, mj_defaultVFS);
+  ENVPOOL_LITE_MJ_SYM(add_buffer_vfs, mj_addBufferVFS);
+  ENVPOOL_LITE_MJ_SYM(delete_vfs, mj_deleteVFS);
+  ENVPOOL_LITE_MJ_SYM(axis_angle2quat, mju_axisAngle2Quat);
+#undef ENVPOOL_LITE_MJ_SYM
+  if (a.version() != mjVERSION_HEADER) {
+    throw std::invalid_argument(
+        std::string("MuJoCo: ") + path + " is MuJoCo " + a.version_string() +
+        ", envpool_lite was built for mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION +
+        " (pip install mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION + ")");
+  }
+  api = a;
+  loaded_path = path;
+  return api;
+}
+
+struct ModelDeleter {
+  const Api* api;
+  void operator()(mjModel* m) const { api->delete_model(m); }
+};
+struct DataDeleter {
+  const Api* api;
+  void operator()(mjData* d) const { api->delete_data(d); }
+};
+using ModelPtr = std::unique_ptr<mjModel, ModelDeleter>;
+using DataPtr = std::unique_ptr<mjData, DataDeleter>;
+
+// mj_loadXML of the model file (serialised: MuJoCo's XML parser is not
+// documented as thread-safe, and envs are built from several threads).
+inline ModelPtr LoadModel(const Api& api, const std::string& path) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  char error[1024] = {0};
+  mjModel* m = api.load_xml(path.c_str(), nullptr, error, sizeof(error));
+  if (m == nullptr) {
+    throw std::invalid_argument("MuJoCo: cannot load model " + path + ": " +
+                                error);
+  }
+  return ModelPtr(m, ModelDeleter{&api});
+}
+
+// An MJCF text with the files it names (includes, meshes, textures), as
+// dm_control's Physics.from_xml_string(xml, assets) loads it: every file in a
+// MuJoCo virtual file system, the text as "model_.xml" (mujoco's Python
+// bindings' name), then mj_loadXML of that name.
+inline ModelPtr LoadModelFromString(const Api& api, const std::string& xml,
+                                    const std::vector<std::string>& names,
+                                    const std::vector<std::string>& contents) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (names.size() != contents.size()) {
+    throw std::invalid_argument("MuJoCo: one content per asset name needed");
+  }
+  mjVFS vfs;
+  api.default_vfs(&vfs);
+  struct Free {
+    const Api& api;
+    mjVFS* vfs;
+    ~Free() { api.delete_vfs(vfs); }
+  } free_vfs{api, &vfs};
+  auto add = [&](const std::string& name, const std::string& data) {
+    if (api.add_buffer_vfs(&vfs, name.c_str(), data.data(),
+                           static_cast<int>(data.size())) != 0) {
+      throw std::invalid_argument("MuJoCo: cannot add asset " + name);
+    }
+  };
+  for (std::size_t i = 0; i < names.size(); ++i) add(names[i], contents[i]);
+  add("model_.xml", xml);
+  char error[1024] = {0};
+  mjModel* m = api.load_xml("model_.xml", &vfs, error, sizeof(error));
+  if (m == nullptr) {
+    throw std::invalid_argument(std::string("MuJoCo: cannot load model: ") +
+                                error);
+  }
+  return ModelPtr(m, ModelDeleter{&api});
+}
+
+// np.linalg.norm(x) of a float64 vector is sqrt(x.dot(x)), and numpy's dot
+// is its BLAS's ddot. numpy's wheels bundle OpenBLAS, which picks a kernel
+// for the CPU at run time: some (Haswell, Zen) sum with fused multiply-adds,
+// others do not, so the last bit of a norm depends on the machine. To equal
+// numpy's on every machine, Norm calls that same ddot, from the library
+// numpy loaded, whose path Python passes in the "numpy_blas" option
+// (envpool_lite.families.mujoco.numpy_blas_path). Without one (""), it sums
+// plain products in order, which is numpy's where the kernel has no FMA.
+// OpenBLAS's ddot names: 64-bit ints first (numpy >= 2's scipy-openblas64).
+using Ddot64 = double (*)(int64_t n, const double* x, int64_t incx,
+                          const double* y, int64_t incy);
+using Ddot32 = double (*)(int32_t n, const double* x, int32_t incx,
+                          const double* y, int32_t incy);
+struct NumpyDdot {
+  Ddot64 ddot64 = nullptr;
+  Ddot32 ddot32 = nullptr;
+};
+
+inline NumpyDdot LoadNumpyDdot(const std::string& path) {
+  static std::mutex mutex;
+  static NumpyDdot ddot;
+  static std::string loaded_path;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (path.empty() || path == loaded_path) return ddot;
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    throw std::runtime_error("MuJoCo: cannot load numpy's BLAS (" + path +
+                             "): " + dlerror());
+  }
+  NumpyDdot found;
+  for (const char* name : {"scipy_cblas_ddot64_", "cblas_ddot64_"}) {
+    if (void* f = dlsym(handle, name)) {
+      found.ddot64 = reinterpret_cast<Ddot64>(f);
+      break;
+    }
+  }
+  if (found.ddot64 == nullptr) {
+    for (const char* name : {"scipy_cblas_ddot", "cblas_ddot"}) {
+      if (void* f = dlsym(handle, name)) {
+        found.ddot32 = reinterpret_cast<Ddot32>(f);
+        break;
+      }
+    }
+  }
+  if (found.ddot64 == nullptr && found.ddot32 == nullptr) {
+    throw std::runtime_error("MuJoCo: numpy's BLAS (" + path +
+                             ") has no cblas_ddot");
+  }
+  ddot = found;
+  loaded_path = path;
+  return ddot;
+}
+
+// np.linalg.norm of a 2- or 3-vector (see above).
+inline double Norm(const NumpyDdot& ddot, const double* x, int n) {
+  if (ddot.ddot64 != nullptr) return std::sqrt(ddot.ddot64(n, x, 1, x, 1));
+  if (ddot.ddot32 != nullptr) return std::sqrt(ddot.ddot32(n, x, 1, x, 1));
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) s += x[i] * x[i];
+  return std::sqrt(s);
+}
+
+}  // namespace mujoco
+}  // namespace envpool_lite

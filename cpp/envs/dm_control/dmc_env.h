@@ -1,0 +1,428 @@
+// The plumbing every dm_control task shares, following dm_control 1.0.50's
+// dm_control/rl/control.py (Environment), dm_control/mujoco/engine.py
+// (Physics) and dm_control/suite/base.py (Task):
+//
+// - the model: the MJCF text and assets Python generates with the installed
+//   dm_control package (families/dm_control.py), loaded as
+//   Physics.from_xml_string loads them (envs/common/mujoco_api.h);
+// - reset (Environment.reset): mj_resetData and mj_forward with actuation
+//   disabled (Physics.reset), the task's InitializeEpisode(), mj_forward with
+//   actuation disabled again (Physics.after_reset);
+// - step (Environment.step): BeforeStep (ctrl = action), n_sub_steps physics
+//   steps the "legacy" way (mj_step2, mj_step x (n - 1), mj_step1), AfterStep,
+//   the reward, the observation; the episode ends at the time limit
+//   (truncated, discount 1) or where GetTermination says (terminated, the
+//   pool's discount 0: the one suite task with a termination, LQR, ends with
+//   discount 0);
+// - MuJoCo warnings raised during a step or reset (Physics.check_invalid_state)
+//   are a PhysicsError: the env's error, as dm_control raises it;
+// - the task's random: numpy's legacy RandomState(seed)
+// (core/np_random_state.h).
+//
+// Observations are dm_control's dicts: a task writes its keys in order with
+// Observation::Add, and the spec is read from a first reset. With
+// flat_observation the keys are raveled into one "observations" array.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+#include "core/np_random_state.h"
+#include "core/registry.h"
+#include "envs/common/mujoco_api.h"
+#include "envs/common/numpy_loops.h"
+
+namespace envpool_lite {
+namespace dm_control {
+
+using mujoco::Api;
+using mujoco::DataDeleter;
+using mujoco::DataPtr;
+using mujoco::ModelPtr;
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+inline constexpr double kPi = 3.141592653589793;  // np.pi
+
+// Where a task writes its observation: its keys in order, each a float64
+// array (a scalar has shape {}). Recording (spec) or writing (a batch row).
+class Observation {
+ public:
+  struct Key {
+    std::string name;
+    std::vector<int64_t> shape;
+    std::size_t size;
+  };
+
+  void Add(const char* name, const double* values, std::vector<int64_t> shape) {
+    std::size_t n = 1;
+    for (int64_t d : shape) n *= static_cast<std::size_t>(d);
+    if (recording_) {
+      keys_.push_back(Key{name, std::move(shape), n});
+      return;
+    }
+    double* out = flat_ != nullptr ? flat_ + offset_ : row_->Obs<double>(key_);
+    std::memcpy(out, values, n * sizeof(double));
+    offset_ += n;
+    ++key_;
+  }
+  void Add(const char* name, const std::vector<double>& values) {
+    Add(name, values.data(), {static_cast<int64_t>(values.size())});
+  }
+  void Add(const char* name, double value) { Add(name, &value, {}); }
+
+  // Internal: DmcEnv sets the mode.
+  static Observation Recorder() {
+    Observation o;
+    o.recording_ = true;
+    return o;
+  }
+  static Observation Writer(const Row& row, bool flat) {
+    Observation o;
+    o.row_ = &row;
+    if (flat) o.flat_ = row.Obs<double>(0);
+    return o;
+  }
+  const std::vector<Key>& keys() const { return keys_; }
+
+ private:
+  bool recording_ = false;
+  std::vector<Key> keys_;
+  const Row* row_ = nullptr;
+  double* flat_ = nullptr;
+  std::size_t offset_ = 0;
+  int key_ = 0;
+};
+
+// The options every task has (dm_control's task_kwargs and
+// environment_kwargs), with the task's defaults, and the internal ones
+// Python fills.
+inline Config BaseConfig(const char* domain, const char* task,
+                         double time_limit, double control_timestep) {
+  return Config{{"domain_name", std::string(domain)},
+                {"task_name", std::string(task)},
+                {"time_limit", time_limit},
+                // 0: the physics timestep x n_sub_steps (1 unless set).
+                {"control_timestep", control_timestep},
+                {"n_sub_steps", int64_t{0}},  // 0: from control_timestep
+                {"flat_observation", false},
+                {"mujoco_lib", std::string()},
+                {"numpy_blas", std::string()},
+                {"numpy_loops", NamedNumbers{}},
+                {"model_xml", std::string()},
+                {"model_asset_names", StringList{}},
+                {"model_asset_data", StringList{}}};
+}
+
+class DmcEnv : public Env {
+ public:
+  void Seed(uint64_t seed) override { random_.Seed(CheckSeed(seed)); }
+
+  void Reset() override {
+    // reset_context: Physics.reset (its PhysicsError ignored), the task's
+    // initialize_episode, Physics.after_reset.
+    api_.reset_data(model_.get(), data_.get());
+    ForwardWithoutActuation();
+    WithWarningsChecked("reset", [&] {
+      InitializeEpisode();
+      ForwardWithoutActuation();
+    });
+  }
+
+  StepResult Step(const void* action) override {
+    const double* a = static_cast<const double*>(action);
+    BeforeStep(a);
+    WithWarningsChecked("step", [&] { PhysicsStep(n_sub_steps_); });
+    AfterStep();
+    StepResult r;
+    r.reward = GetReward();
+    double discount = 1.0;
+    r.terminated = GetTermination(&discount);
+    r.discount = static_cast<float>(discount);
+    return r;
+  }
+
+  void WriteObs(const Row& row) override {
+    Observation obs = Observation::Writer(row, flat_);
+    GetObservation(obs);
+  }
+
+  // The spec: float64 observation keys (read from a first reset), float64
+  // actions in the actuators' ctrlrange (-inf/inf where unlimited, as
+  // dm_control's action_spec), float64 rewards, the step limit from
+  // time_limit.
+  EnvSpec MakeSpecFromEnv() {
+    Reset();
+    Observation rec = Observation::Recorder();
+    GetObservation(rec);
+    EnvSpec spec;
+    if (flat_) {
+      int64_t n = 0;
+      for (const auto& k : rec.keys()) n += static_cast<int64_t>(k.size);
+      spec.obs_dict.push_back(MakeBox<double>("observations", {n}, {}, {}));
+    } else {
+      for (const auto& k : rec.keys()) {
+        spec.obs_dict.push_back(MakeBox<double>(k.name, k.shape, {}, {}));
+      }
+    }
+    std::vector<double> lo, hi;
+    for (int i = 0; i < model_->nu; ++i) {
+      const bool limited = model_->actuator_ctrllimited[i] != 0;
+      lo.push_back(limited ? model_->actuator_ctrlrange[2 * i] : -kInf);
+      hi.push_back(limited ? model_->actuator_ctrlrange[2 * i + 1] : kInf);
+    }
+    spec.action = MakeBox<double>("action", {model_->nu}, lo, hi);
+    spec.max_episode_steps = step_limit_;
+    spec.reward_float64 = true;
+    return spec;
+  }
+
+ protected:
+  DmcEnv(const Config& config, uint64_t seed)
+      : api_(mujoco::LoadApi(config.GetString("mujoco_lib"))),
+        model_(LoadModel(api_, config)),
+        data_(api_.make_data(model_.get()), DataDeleter{&api_}),
+        ddot_(mujoco::LoadNumpyDdot(config.GetString("numpy_blas"))),
+        np_(config.GetNamedNumbers("numpy_loops")),
+        random_(CheckSeed(seed)),
+        flat_(config.GetBool("flat_observation")) {
+    if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
+    // Environment.__init__: n_sub_steps, or control_timestep / timestep
+    // (compute_n_steps), and the step limit time_limit / (timestep x
+    // n_sub_steps): the episode ends at the first step count >= it.
+    const double timestep = model_->opt.timestep;
+    const int64_t n_sub_steps = config.GetInt("n_sub_steps", 0, 1000000);
+    const double control_timestep =
+        config.GetFloat("control_timestep", 0.0, kInf);
+    // (A task with its own control timestep passes it to Environment, so
+    // n_sub_steps is refused there, as dm_control refuses it.)
+    if (n_sub_steps > 0 && control_timestep > 0) {
+      throw std::invalid_argument(
+          "Both n_sub_steps and control_timestep were supplied.");
+    }
+    if (n_sub_steps > 0) {
+      n_sub_steps_ = static_cast<int>(n_sub_steps);
+    } else if (control_timestep > 0) {
+      if (control_timestep < timestep) {
+        throw std::invalid_argument(
+            "Control timestep (" + std::to_string(control_timestep) +
+            ") cannot be smaller than physics timestep (" +
+            std::to_string(timestep) + ").");
+      }
+      const double ratio = control_timestep / timestep;
+      if (std::abs(ratio - std::nearbyint(ratio)) > 1e-8) {
+        throw std::invalid_argument(
+            "Control timestep (" + std::to_string(control_timestep) +
+            ") must be an integer multiple of physics timestep (" +
+            std::to_string(timestep) + ")");
+      }
+      n_sub_steps_ = static_cast<int>(std::nearbyint(ratio));
+    }
+    const double time_limit = config.GetFloat("time_limit", 0.0, kInf);
+    if (!(time_limit > 0)) {
+      throw std::invalid_argument("time_limit must be > 0 seconds");
+    }
+    if (std::isinf(time_limit)) {
+      step_limit_ = 0;  // no limit
+    } else {
+      const double limit = time_limit / (timestep * n_sub_steps_);
+      step_limit_ = static_cast<int64_t>(std::ceil(limit));
+    }
+  }
+
+  // --- what a task defines ------------------------------------------------
+  virtual void InitializeEpisode() = 0;
+  // base.Task.before_step: ctrl = action.
+  virtual void BeforeStep(const double* action) {
+    std::copy(action, action + model_->nu, data_->ctrl);
+  }
+  virtual void AfterStep() {}
+  virtual double GetReward() = 0;
+  // true to end the episode, with *discount (dm_control: a termination's
+  // discount; the pool's is 0 on termination).
+  virtual bool GetTermination(double* discount) {
+    (void)discount;
+    return false;
+  }
+  virtual void GetObservation(Observation& obs) = 0;
+
+  // --- Physics --------------------------------------------------------------
+  // Physics.step(nstep) with legacy_step: mj_step2, mj_step nstep - 1 times,
+  // mj_step1 (RK4: mj_step nstep times, then mj_step1).
+  void PhysicsStep(int nstep) {
+    mjModel* m = model_.get();
+    mjData* d = data_.get();
+    if (m->opt.integrator != mjINT_RK4) {
+      api_.step2(m, d);
+      for (int i = 1; i < nstep; ++i) api_.step(m, d);
+    } else {
+      for (int i = 0; i < nstep; ++i) api_.step(m, d);
+    }
+    api_.step1(m, d);
+  }
+  // A physics step inside InitializeEpisode (cheetah's 200 settling steps):
+  // dm_control checks its warnings too (the reset's check covers it).
+  void ForwardWithoutActuation() {
+    const int flags = model_->opt.disableflags;
+    model_->opt.disableflags = flags | mjDSBL_ACTUATION;
+    api_.forward(model_.get(), data_.get());
+    model_->opt.disableflags = flags;
+  }
+  void Forward() { api_.forward(model_.get(), data_.get()); }
+
+  // Ids by name (a missing name is a bug in the task: std::logic_error).
+  int Id(mjtObj type, const char* name) const {
+    const int id = api_.name2id(model_.get(), type, name);
+    if (id < 0) {
+      throw std::logic_error(std::string("dm_control: the model has no '") +
+                             name + "'");
+    }
+    return id;
+  }
+  int BodyId(const char* name) const { return Id(mjOBJ_BODY, name); }
+  int GeomId(const char* name) const { return Id(mjOBJ_GEOM, name); }
+  int SiteId(const char* name) const { return Id(mjOBJ_SITE, name); }
+  int JointId(const char* name) const { return Id(mjOBJ_JOINT, name); }
+  int SensorId(const char* name) const { return Id(mjOBJ_SENSOR, name); }
+  int ActuatorId(const char* name) const { return Id(mjOBJ_ACTUATOR, name); }
+  // physics.named.data.sensordata[name]: the sensor's values.
+  const double* Sensor(const char* name) const {
+    return data_->sensordata + model_->sensor_adr[SensorId(name)];
+  }
+  // physics.named.data.qpos[joint] / qvel[joint]
+  double* JointQpos(int joint) {
+    return data_->qpos + model_->jnt_qposadr[joint];
+  }
+  double* JointQvel(int joint) {
+    return data_->qvel + model_->jnt_dofadr[joint];
+  }
+
+  // physics.velocity(): qvel; physics.position(): qpos.
+  std::vector<double> Qpos() const {
+    return std::vector<double>(data_->qpos, data_->qpos + model_->nq);
+  }
+  std::vector<double> Qvel() const {
+    return std::vector<double>(data_->qvel, data_->qvel + model_->nv);
+  }
+
+  // randomizers.randomize_limited_and_rotational_joints(physics, random).
+  void RandomizeLimitedAndRotationalJoints() {
+    const mjModel* m = model_.get();
+    for (int j = 0; j < m->njnt; ++j) {
+      double* q = data_->qpos + m->jnt_qposadr[j];
+      const int type = m->jnt_type[j];
+      const double lo = m->jnt_range[2 * j], hi = m->jnt_range[2 * j + 1];
+      if (m->jnt_limited[j]) {
+        if (type == mjJNT_HINGE || type == mjJNT_SLIDE) {
+          q[0] = random_.Uniform(lo, hi);
+        } else if (type == mjJNT_BALL) {
+          RandomLimitedQuaternion(hi, q);
+        }
+      } else if (type == mjJNT_HINGE) {
+        q[0] = random_.Uniform(-kPi, kPi);
+      } else if (type == mjJNT_BALL) {
+        double quat[4];
+        for (double& v : quat) v = random_.StandardNormal();
+        const double norm = Norm(quat, 4);
+        for (int i = 0; i < 4; ++i) q[i] = quat[i] / norm;
+      } else if (type == mjJNT_FREE) {
+        double quat[4];
+        for (double& v : quat) v = random_.RandomSample();
+        const double norm = Norm(quat, 4);
+        for (int i = 0; i < 4; ++i) q[3 + i] = quat[i] / norm;
+      }
+    }
+  }
+
+  // randomizers.random_limited_quaternion(random, limit).
+  void RandomLimitedQuaternion(double limit, double* quat) {
+    double axis[3];
+    for (double& v : axis) v = random_.StandardNormal();
+    const double norm = Norm(axis, 3);
+    for (double& v : axis) v /= norm;
+    const double angle = random_.RandomSample() * limit;
+    api_.axis_angle2quat(quat, axis, angle);
+  }
+
+  // np.linalg.norm of a float64 vector, as numpy computes it here.
+  double Norm(const double* x, int n) const {
+    return mujoco::Norm(ddot_, x, n);
+  }
+
+  const Api& api_;
+  ModelPtr model_;
+  DataPtr data_;
+  mujoco::NumpyDdot ddot_;
+  NumpyMath np_;  // numpy's own exp, cos, ... (envs/common/numpy_loops.h)
+  NumpyRandomState random_;
+  bool flat_;
+  int n_sub_steps_ = 1;
+  int64_t step_limit_ = 0;
+
+ private:
+  static ModelPtr LoadModel(const Api& api, const Config& config) {
+    return mujoco::LoadModelFromString(
+        api, config.GetString("model_xml"),
+        config.GetStringList("model_asset_names"),
+        config.GetStringList("model_asset_data"));
+  }
+
+  // RandomState(seed) takes seeds in [0, 2**32).
+  static uint32_t CheckSeed(uint64_t seed) {
+    if (seed > 0xFFFFFFFFull) {
+      throw std::invalid_argument(
+          "dm_control: a seed must be in [0, 2**32 - 1] "
+          "(numpy.random.RandomState's), got " +
+          std::to_string(seed));
+    }
+    return static_cast<uint32_t>(seed);
+  }
+
+  // Physics.check_invalid_state: a MuJoCo warning counted during `what` is
+  // a PhysicsError.
+  template <typename F>
+  void WithWarningsChecked(const char* what, F f) {
+    int before[mjNWARNING];
+    for (int i = 0; i < mjNWARNING; ++i) before[i] = data_->warning[i].number;
+    f();
+    std::string names;
+    static const char* kNames[mjNWARNING] = {
+        "mjWARN_INERTIA", "mjWARN_CONTACTFULL", "mjWARN_CNSTRFULL",
+        "mjWARN_BADQPOS", "mjWARN_BADQVEL",     "mjWARN_BADQACC",
+        "mjWARN_BADCTRL"};
+    for (int i = 0; i < mjNWARNING; ++i) {
+      if (data_->warning[i].number > before[i]) {
+        names += (names.empty() ? "" : ", ") + std::string(kNames[i]);
+      }
+    }
+    if (!names.empty()) {
+      throw std::runtime_error(
+          std::string("dm_control PhysicsError in ") + what +
+          ": Physics state is invalid. Warning(s) raised: " + names);
+    }
+  }
+};
+
+// Registers a task class E (a DmcEnv with E(const Config&, uint64_t seed)
+// and static Config DefaultConfig()).
+template <typename E>
+struct Task : E {
+  using E::E;
+  static EnvSpec MakeSpec(const Config& config) {
+    Task env(config, 0);
+    return env.MakeSpecFromEnv();
+  }
+};
+
+}  // namespace dm_control
+}  // namespace envpool_lite

@@ -1,0 +1,92 @@
+"""The dm_control family: the engine's side (options, spec, faces, errors)
+and the alignment of cheetah and walker with dm_control 1.0.50 (the other
+domains: tests/test_dm_control_*.py)."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from dm_control_alignment import assert_aligned, reference
+
+import envpool_lite
+
+
+@pytest.mark.parametrize(
+    "task_id, domain, task",
+    [("CheetahRun-v1", "cheetah", "run"), ("WalkerStand-v1", "walker", "stand"), ("WalkerWalk-v1", "walker", "walk"), ("WalkerRun-v1", "walker", "run")],
+)
+def test_aligned_through_time_limits(task_id, domain, task):
+    counts = assert_aligned(task_id, domain, task, steps=130, time_limit=1.0)
+    assert counts["truncated"] >= 2
+
+
+def test_cheetah_full_episode_and_auto_reset():
+    """The task's own 1000-step limit, then the next episode."""
+    counts = assert_aligned("CheetahRun-v1", "cheetah", "run", steps=1010, num_envs=1, seed=11)
+    assert counts["truncated"] == 1
+
+
+@pytest.mark.parametrize("kwargs", [{"n_sub_steps": 3}, {"flat_observation": True}])
+def test_environment_kwargs(kwargs):
+    assert_aligned("CheetahRun-v1", "cheetah", "run", steps=60, time_limit=0.5, environment_kwargs=kwargs)
+
+
+def test_cheetah_control_timestep():
+    """cheetah has no control timestep of its own (walker's is 0.025: there
+    dm_control refuses another, and envpool_lite takes it)."""
+    assert_aligned("CheetahRun-v1", "cheetah", "run", steps=40, time_limit=0.5, environment_kwargs={"control_timestep": 0.03})
+
+
+def test_faces():
+    dm = envpool_lite.make_dm("WalkerWalk-v1", num_envs=3)
+    ref = reference("walker", "walk", 0)
+    spec = dm.observation_spec()
+    assert spec._fields[:3] == ("orientations", "height", "velocity")
+    for k, s in ref.observation_spec().items():
+        assert spec[k].shape == s.shape and spec[k].dtype == s.dtype
+    assert dm.action_spec().shape == ref.action_spec().shape
+    np.testing.assert_array_equal(dm.action_spec().minimum, ref.action_spec().minimum)
+    ts = dm.reset()
+    assert ts.observation.height.shape == (3,) and ts.observation["velocity"].shape == (3, 9)
+
+    env = envpool_lite.make_gymnasium("WalkerWalk-v1", num_envs=3)
+    assert isinstance(env.single_observation_space, gymnasium.spaces.Dict)
+    assert list(env.single_observation_space.spaces) == ["orientations", "height", "velocity"]
+    obs, info = env.reset()
+    assert env.observation_space.contains(obs)
+    obs, rew, term, trunc, info = env.step(np.zeros((3, 6)))
+    assert obs["orientations"].shape == (3, 14) and obs["orientations"].flags.c_contiguous
+    assert rew.dtype == np.float64
+
+    flat = envpool_lite.make_gymnasium("WalkerWalk-v1", num_envs=2, environment_kwargs={"flat_observation": True})
+    assert flat.single_observation_space["observations"].shape == (24,)
+
+
+def test_same_step_autoreset_final_obs_is_a_dict():
+    env = envpool_lite.make_gymnasium("CheetahRun-v1", num_envs=2, autoreset_mode="SAME_STEP", task_kwargs={"time_limit": 0.05})
+    env.reset(seed=1)
+    for _ in range(5):
+        obs, rew, term, trunc, info = env.step(np.zeros((2, 6)))
+        if trunc.any():
+            break
+    assert trunc.all()
+    assert set(info["final_obs"][0]) == {"position", "velocity"}
+
+
+def test_bad_options():
+    with pytest.raises(TypeError, match="unknown task_kwargs"):
+        envpool_lite.make_dm("CheetahRun-v1", task_kwargs={"bogus": 1})
+    with pytest.raises(ValueError, match="Both n_sub_steps and control_timestep"):
+        envpool_lite.make_dm("WalkerWalk-v1", environment_kwargs={"n_sub_steps": 2})
+    with pytest.raises(ValueError, match="integer multiple"):
+        envpool_lite.make_dm("WalkerWalk-v1", environment_kwargs={"control_timestep": 0.0123})
+    with pytest.raises(ValueError, match="2\\*\\*32"):
+        envpool_lite.make_dm("CheetahRun-v1", seed=2**32)
+    env = envpool_lite.make_dm("CheetahRun-v1", num_envs=1)
+    env.reset()
+    with pytest.raises(ValueError):
+        env.step(np.full((1, 6), np.nan))
+    with pytest.raises(ValueError):
+        env.step(np.zeros((1, 5)))
+    env.step(np.zeros((1, 6)))  # still usable
