@@ -61,6 +61,7 @@ class Task:
     limit_steps: int = 0  # steps of the single-thread limit (0: the default)
     vizdoom_gym_id: str | None = None  # vizdoom's own gymnasium env, if any
     atari_game: str | None = None  # Atari: the ROM id, for ale-py's peers
+    dm_control: tuple = ()  # dm_control: (domain, task), for dm_control's own loop
 
 
 TASKS = {
@@ -119,6 +120,17 @@ TASKS = {
             limit_steps=steps,
         )
         for name, steps in (("Ant-v4", 8000), ("Ant-v5", 8000), ("HalfCheetah-v4", 32000), ("HalfCheetah-v5", 32000), ("Humanoid-v5", 8000))
+    },
+    # dm_control's suite: EnvPool's DMC envs and dm_control's own Python
+    # loop (one env), from states. Only in --full (and --tasks): the default
+    # run stays within about 5 minutes.
+    **{
+        name: Task(name, None, headline=(), full=((1, 1, 1), (16, 8, 2)), quick=(), steps=steps, limit_steps=steps, dm_control=dmc)
+        for name, dmc, steps in (
+            ("CheetahRun-v1", ("cheetah", "run"), 32000),
+            ("WalkerWalk-v1", ("walker", "walk"), 32000),
+            ("HumanoidRun-v1", ("humanoid", "run"), 8000),
+        )
     },
 }
 
@@ -358,6 +370,27 @@ def run_gymnasium_loop(task: Task, cfg: Config, steps: int) -> float:
     return rate
 
 
+def run_dm_control_loop(task: Task, cfg: Config, steps: int) -> float:
+    """One dm_control env (suite.load) in a Python for-loop (one env only)."""
+    if not task.dm_control:
+        raise Skip("not a dm_control task")
+    if cfg.num_envs != 1:
+        raise Skip("a single env loop")
+    try:
+        from dm_control import suite
+    except ImportError:
+        raise Skip("dm_control not installed", missing=True) from None
+    env = suite.load(*task.dm_control, task_kwargs={"random": 0})
+    spec = env.action_spec()
+    actions = list(np.random.default_rng(0).uniform(spec.minimum, spec.maximum, size=(1024, *spec.shape)))
+    env.reset()
+    start = time.perf_counter()
+    for i in range(steps):
+        if env.step(actions[i % 1024]).last():
+            env.reset()
+    return steps / (time.perf_counter() - start)
+
+
 def _run_gymnasium_vector(mode: str, task: Task, cfg: Config, steps: int) -> float:
     if task.gymnasium_id is None:
         raise Skip("no gymnasium implementation")
@@ -480,6 +513,7 @@ SYSTEMS: dict[str, Callable[[Task, Config, int], float]] = {
     "gymnasium_async": lambda t, c, s: _run_gymnasium_vector("async", t, c, s),
     "vizdoom_gym": run_vizdoom_gym,
     "ale_vector": run_ale_vector,
+    "dm_control_loop": run_dm_control_loop,
     # The distributed pool (make(..., num_workers=K)) on a local Ray cluster:
     # not in the default run (it needs the [ray] extra and measures Ray's
     # overhead rather than a peer); ask for it with --systems.
@@ -505,7 +539,7 @@ def steps_for(system: str, cfg: Config, scale: str) -> int:
 
 def versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
-    for pkg in ["envpool_lite", "envpool", "gymnasium", "numpy", "dm-env", "ale-py", "vizdoom"]:
+    for pkg in ["envpool_lite", "envpool", "gymnasium", "numpy", "dm-env", "ale-py", "vizdoom", "dm_control", "mujoco"]:
         try:
             out[pkg] = importlib.metadata.version(pkg)
         except importlib.metadata.PackageNotFoundError:
@@ -661,6 +695,8 @@ def main(argv: list[str] | None = None) -> dict:
     progress = Progress(sum(len(task_configs(t)) for t in tasks) * repeats * len(systems))
     try:
         for task in tasks:
+            if not task_configs(task):
+                continue  # not in this scale's run (--full's dm_control tasks)
             limits[task.name] = single_thread_limit(task, repeats, run_scale)
             progress.note(f"{task.name}: single-thread limit {limits[task.name]:,.0f} steps/s")
             for cfg in task_configs(task):
@@ -682,7 +718,7 @@ def main(argv: list[str] | None = None) -> dict:
                             skipped.add((task.name, system, cfg.label()))
                             progress.advance(f"{what}: skipped ({e})")
                             note = f"{system}: skipped ({e})"
-                            if (system == "envpool" or (system == "vizdoom_gym" and task.vizdoom_gym_id) or (system == "ale_vector" and task.atari_game) or e.missing) and note not in notes:
+                            if (system == "envpool" or (system == "vizdoom_gym" and task.vizdoom_gym_id) or (system == "ale_vector" and task.atari_game) or (system == "dm_control_loop" and task.dm_control and cfg.num_envs == 1) or e.missing) and note not in notes:
                                 notes.append(note)
                 for system, values in rates.items():
                     if not values:

@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -41,6 +42,7 @@
 #include "core/np_random_state.h"
 #include "core/registry.h"
 #include "envs/common/mujoco_api.h"
+#include "envs/common/mujoco_render.h"
 #include "envs/common/numpy_loops.h"
 
 namespace envpool_lite {
@@ -116,6 +118,24 @@ inline Config BaseConfig(const char* domain, const char* task,
                 {"control_timestep", control_timestep},
                 {"n_sub_steps", int64_t{0}},  // 0: from control_timestep
                 {"flat_observation", false},
+                // dm_control's pixels.Wrapper (pixels_only): the observation
+                // is {"pixels": (3 x frame_stack, img_height, img_width)}
+                // uint8, channels first as EnvPool's, drawn by
+                // physics.render(img_height, img_width, camera_id).
+                {"from_pixels", false},
+                {"img_height", int64_t{84}},
+                {"img_width", int64_t{84}},
+                {"camera_id", int64_t{0}},
+                // DrQ's settings: each action repeated frame_skip times
+                // (rewards summed), the last frame_stack frames stacked.
+                {"frame_skip", int64_t{1}},
+                {"frame_stack", int64_t{1}},
+                // render(): physics.render(render_height, render_width,
+                // render_camera_id) (its defaults).
+                {"render_height", int64_t{240}},
+                {"render_width", int64_t{320}},
+                {"render_camera_id", int64_t{-1}},
+                {"gl_backend", std::string()},  // "egl" or "osmesa"
                 {"mujoco_lib", std::string()},
                 {"numpy_blas", std::string()},
                 {"numpy_loops", NamedNumbers{}},
@@ -137,24 +157,62 @@ class DmcEnv : public Env {
       InitializeEpisode();
       ForwardWithoutActuation();
     });
+    inner_steps_ = 0;
+    if (from_pixels_) {
+      // DrQ's frame stack starts with the first frame frame_stack times.
+      DrawPixels(0);
+      for (int k = 1; k < frame_stack_; ++k) {
+        std::copy_n(frames_.begin(), FrameSize(),
+                    frames_.begin() + k * FrameSize());
+      }
+    }
   }
 
+  // One control step (Environment.step), frame_skip times (DrQ's
+  // ActionRepeatWrapper: reward += r * discount, discount *= d, stop at the
+  // episode's last step).
   StepResult Step(const void* action) override {
     const double* a = static_cast<const double*>(action);
-    BeforeStep(a);
-    WithWarningsChecked("step", [&] { PhysicsStep(n_sub_steps_); });
-    AfterStep();
     StepResult r;
-    r.reward = GetReward();
     double discount = 1.0;
-    r.terminated = GetTermination(&discount);
+    for (int i = 0; i < frame_skip_; ++i) {
+      BeforeStep(a);
+      WithWarningsChecked("step", [&] { PhysicsStep(n_sub_steps_); });
+      AfterStep();
+      const double reward = GetReward();
+      double d = 1.0;
+      const bool terminated = GetTermination(&d);
+      r.reward += reward * discount;
+      ++inner_steps_;
+      if (terminated) {
+        discount *= d;
+        r.terminated = true;
+        break;
+      }
+      if (inner_limit_ > 0 && inner_steps_ >= inner_limit_) break;
+    }
     r.discount = static_cast<float>(discount);
+    if (from_pixels_) {
+      // The newest frame last: drop the oldest.
+      std::copy(frames_.begin() + FrameSize(), frames_.end(), frames_.begin());
+      DrawPixels(frame_stack_ - 1);
+    }
     return r;
   }
 
   void WriteObs(const Row& row) override {
+    if (from_pixels_) {
+      std::copy(frames_.begin(), frames_.end(), row.Obs<uint8_t>(0));
+      return;
+    }
     Observation obs = Observation::Writer(row, flat_);
     GetObservation(obs);
+  }
+
+  // render(): physics.render(render_height, render_width, render_camera_id).
+  void Render(uint8_t* rgb) override {
+    RendererOrMake().Render(model_.get(), data_.get(), render_height_,
+                            render_width_, render_camera_id_, rgb);
   }
 
   // The spec: float64 observation keys (read from a first reset), float64
@@ -166,7 +224,10 @@ class DmcEnv : public Env {
     Observation rec = Observation::Recorder();
     GetObservation(rec);
     EnvSpec spec;
-    if (flat_) {
+    if (from_pixels_) {
+      spec.obs_dict.push_back(MakeBox<uint8_t>(
+          "pixels", {3 * frame_stack_, img_height_, img_width_}, {0}, {255}));
+    } else if (flat_) {
       int64_t n = 0;
       for (const auto& k : rec.keys()) n += static_cast<int64_t>(k.size);
       spec.obs_dict.push_back(MakeBox<double>("observations", {n}, {}, {}));
@@ -182,8 +243,13 @@ class DmcEnv : public Env {
       hi.push_back(limited ? model_->actuator_ctrlrange[2 * i + 1] : kInf);
     }
     spec.action = MakeBox<double>("action", {model_->nu}, lo, hi);
-    spec.max_episode_steps = step_limit_;
+    // The pool's steps: frame_skip control steps each (the last one may
+    // stop early at the limit).
+    spec.max_episode_steps =
+        inner_limit_ == 0 ? 0 : (inner_limit_ + frame_skip_ - 1) / frame_skip_;
     spec.reward_float64 = true;
+    spec.render_height = render_height_;
+    spec.render_width = render_width_;
     return spec;
   }
 
@@ -195,8 +261,53 @@ class DmcEnv : public Env {
         ddot_(mujoco::LoadNumpyDdot(config.GetString("numpy_blas"))),
         np_(config.GetNamedNumbers("numpy_loops")),
         random_(CheckSeed(seed)),
-        flat_(config.GetBool("flat_observation")) {
+        flat_(config.GetBool("flat_observation")),
+        from_pixels_(config.GetBool("from_pixels")),
+        frame_skip_(static_cast<int>(config.GetInt("frame_skip", 1, 1000000))),
+        frame_stack_(static_cast<int>(config.GetInt("frame_stack", 1, 64))),
+        mujoco_lib_(config.GetString("mujoco_lib")),
+        gl_backend_(config.GetString("gl_backend")) {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
+    // Pictures: at most MuJoCo's offscreen buffer (dm_control's Camera
+    // checks), of a camera the model has (-1: the free camera).
+    const int off_w = model_->vis.global.offwidth;
+    const int off_h = model_->vis.global.offheight;
+    auto size = [&](const char* name, int limit, const char* xml) {
+      const int64_t v = config.GetInt(name);
+      if (v < 1 || v > limit) {
+        throw std::invalid_argument(
+            std::string(name) + " must be in [1, " + std::to_string(limit) +
+            "] (the model's offscreen framebuffer: <visual><global " + xml +
+            "=.../></visual>), got " + std::to_string(v));
+      }
+      return static_cast<int>(v);
+    };
+    auto camera = [&](const char* name) {
+      const int64_t v = config.GetInt(name);
+      if (v < -1 || v >= model_->ncam) {
+        throw std::invalid_argument(
+            std::string(name) + ": the model has " +
+            std::to_string(model_->ncam) + " fixed cameras (ids 0 to " +
+            std::to_string(model_->ncam - 1) + ", -1: the free camera); got " +
+            std::to_string(v));
+      }
+      return static_cast<int>(v);
+    };
+    render_height_ = size("render_height", off_h, "offheight");
+    render_width_ = size("render_width", off_w, "offwidth");
+    render_camera_id_ = camera("render_camera_id");
+    if (from_pixels_) {
+      img_height_ = size("img_height", off_h, "offheight");
+      img_width_ = size("img_width", off_w, "offwidth");
+      camera_id_ = camera("camera_id");
+      if (flat_) {
+        throw std::invalid_argument(
+            "from_pixels and flat_observation: the pixels are the whole "
+            "observation");
+      }
+      frames_.assign(FrameSize() * frame_stack_, 0);
+      RendererOrMake();  // a clear error at make() if it cannot draw
+    }
     // Environment.__init__: n_sub_steps, or control_timestep / timestep
     // (compute_n_steps), and the step limit time_limit / (timestep x
     // n_sub_steps): the episode ends at the first step count >= it.
@@ -233,10 +344,10 @@ class DmcEnv : public Env {
       throw std::invalid_argument("time_limit must be > 0 seconds");
     }
     if (std::isinf(time_limit)) {
-      step_limit_ = 0;  // no limit
+      inner_limit_ = 0;  // no limit
     } else {
       const double limit = time_limit / (timestep * n_sub_steps_);
-      step_limit_ = static_cast<int64_t>(std::ceil(limit));
+      inner_limit_ = static_cast<int64_t>(std::ceil(limit));
     }
   }
 
@@ -366,8 +477,15 @@ class DmcEnv : public Env {
   NumpyMath np_;  // numpy's own exp, cos, ... (envs/common/numpy_loops.h)
   NumpyRandomState random_;
   bool flat_;
+  bool from_pixels_;
+  int frame_skip_, frame_stack_;
   int n_sub_steps_ = 1;
-  int64_t step_limit_ = 0;
+  int64_t inner_limit_ = 0;  // dm_control's step limit (0: none)
+  int64_t inner_steps_ = 0;  // control steps this episode
+
+  // The renderer (made on first use), e.g. for a task that uploads a new
+  // heightfield.
+  mujoco::Renderer* renderer() { return renderer_.get(); }
 
  private:
   static ModelPtr LoadModel(const Api& api, const Config& config) {
@@ -376,6 +494,62 @@ class DmcEnv : public Env {
         config.GetStringList("model_asset_names"),
         config.GetStringList("model_asset_data"));
   }
+
+  std::size_t FrameSize() const {
+    return static_cast<std::size_t>(3) * img_height_ * img_width_;
+  }
+
+  mujoco::Renderer& RendererOrMake() {
+    if (!renderer_) {
+      std::string backend = gl_backend_;
+      if (backend.empty()) {
+        const char* env = std::getenv("MUJOCO_GL");
+        backend = env != nullptr ? env : "";
+      }
+      if (!backend.empty()) {
+        renderer_ = std::make_unique<mujoco::Renderer>(mujoco_lib_, backend,
+                                                       model_.get());
+        return *renderer_;
+      }
+      // None chosen: dm_control's order of the headless ones.
+      std::string errors;
+      for (const char* name : {"egl", "osmesa"}) {
+        try {
+          renderer_ = std::make_unique<mujoco::Renderer>(mujoco_lib_, name,
+                                                         model_.get());
+          return *renderer_;
+        } catch (const std::exception& e) {
+          errors +=
+              std::string(errors.empty() ? "" : "; ") + name + ": " + e.what();
+        }
+      }
+      throw std::runtime_error(
+          "dm_control: drawing needs a headless OpenGL backend, EGL or "
+          "OSMesa, and neither works here (" +
+          errors + "); set MUJOCO_GL to one that does");
+    }
+    return *renderer_;
+  }
+
+  // Frame `slot` of the stack: physics.render(img_height, img_width,
+  // camera_id), (H, W, 3) made channels-first.
+  void DrawPixels(int slot) {
+    hwc_.resize(FrameSize());
+    RendererOrMake().Render(model_.get(), data_.get(), img_height_, img_width_,
+                            camera_id_, hwc_.data());
+    uint8_t* out = frames_.data() + slot * FrameSize();
+    const std::size_t plane =
+        static_cast<std::size_t>(img_height_) * img_width_;
+    for (std::size_t p = 0; p < plane; ++p) {
+      for (int c = 0; c < 3; ++c) out[c * plane + p] = hwc_[3 * p + c];
+    }
+  }
+
+  std::string mujoco_lib_, gl_backend_;
+  int img_height_ = 0, img_width_ = 0, camera_id_ = 0;
+  int render_height_ = 0, render_width_ = 0, render_camera_id_ = -1;
+  std::unique_ptr<mujoco::Renderer> renderer_;
+  std::vector<uint8_t> frames_, hwc_;
 
   // RandomState(seed) takes seeds in [0, 2**32).
   static uint32_t CheckSeed(uint64_t seed) {

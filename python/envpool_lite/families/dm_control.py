@@ -17,6 +17,7 @@ Options (dm_control's names): ``task_kwargs={"time_limit": ..., "random":
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -71,7 +72,7 @@ def model_and_assets(domain: str, task: str, random: int = 0) -> tuple[bytes, tu
 class DmControl(Family):
     # Found here: the task's names in dm_control, the MuJoCo library,
     # numpy's BLAS and math loops, and the model.
-    internal_options = frozenset({"domain_name", "task_name", "mujoco_lib", "numpy_blas", "numpy_loops", "model_xml", "model_asset_names", "model_asset_data"})
+    internal_options = frozenset({"domain_name", "task_name", "mujoco_lib", "numpy_blas", "numpy_loops", "model_xml", "model_asset_names", "model_asset_data", "gl_backend"})
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         """dm_control's task_kwargs and environment_kwargs dicts become plain
@@ -103,6 +104,13 @@ class DmControl(Family):
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         xml, names, data = model_and_assets(internal["domain_name"], internal["task_name"])
+        # The OpenGL backend of from_pixels and render(): MUJOCO_GL (which
+        # dm_control reads too), else for pixels the first of EGL and OSMesa
+        # that works (a clear error now if none does); render() alone tries
+        # them when it first draws.
+        backend = os.environ.get("MUJOCO_GL", "").lower()
+        if not backend and config.get("from_pixels"):
+            backend = mujoco_family.gl_backend(task_id)
         return {
             **internal,
             "mujoco_lib": mujoco_family.library_path(task_id),
@@ -111,6 +119,7 @@ class DmControl(Family):
             "model_xml": xml,
             "model_asset_names": list(names),
             "model_asset_data": list(data),
+            "gl_backend": backend,
         }
 
 

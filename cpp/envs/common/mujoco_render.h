@@ -1,0 +1,371 @@
+// Drawing a MuJoCo model in C++, in the thread that steps the env, as
+// dm_control's Physics.render(height, width, camera_id) draws it: a headless
+// OpenGL context of the backend dm_control uses (MUJOCO_GL: "egl" or
+// "osmesa", created with dm_control's attributes), MuJoCo's own renderer
+// (mjv_updateScene into a scene of dm_control's size, mjr_render into the
+// offscreen buffer, mjr_readPixels), the rows flipped to top-down.
+//
+// Each env owns its context (an OpenGL context is current on one thread at
+// a time; an env is stepped by one worker thread at a time, so it makes its
+// context current for a frame and releases it after). The GL library is
+// loaded with RTLD_GLOBAL: MuJoCo finds the platform's GetProcAddress in the
+// process, as it does when dm_control's PyOpenGL has loaded the library.
+#pragma once
+
+#include <dlfcn.h>
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envs/common/mujoco_api.h"
+
+namespace envpool_lite {
+namespace mujoco {
+
+// libmujoco's rendering functions (loaded only by envs that draw).
+struct RenderApi {
+  decltype(&::mjv_defaultOption) default_option = nullptr;
+  decltype(&::mjv_defaultCamera) default_camera = nullptr;
+  decltype(&::mjv_defaultFreeCamera) default_free_camera = nullptr;
+  decltype(&::mjv_defaultPerturb) default_perturb = nullptr;
+  decltype(&::mjv_defaultScene) default_scene = nullptr;
+  decltype(&::mjv_makeScene) make_scene = nullptr;
+  decltype(&::mjv_freeScene) free_scene = nullptr;
+  decltype(&::mjv_updateScene) update_scene = nullptr;
+  decltype(&::mjr_defaultContext) default_context = nullptr;
+  decltype(&::mjr_makeContext) make_context = nullptr;
+  decltype(&::mjr_freeContext) free_context = nullptr;
+  decltype(&::mjr_setBuffer) set_buffer = nullptr;
+  decltype(&::mjr_render) render = nullptr;
+  decltype(&::mjr_readPixels) read_pixels = nullptr;
+  decltype(&::mjr_uploadHField) upload_hfield = nullptr;
+};
+
+inline const RenderApi& LoadRenderApi(const std::string& lib_path) {
+  static std::mutex mutex;
+  static RenderApi api;
+  static bool loaded = false;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (loaded) return api;
+  LoadApi(lib_path);  // checks the library and its version
+  void* handle = dlopen(lib_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    throw std::runtime_error("MuJoCo: cannot load " + lib_path);
+  }
+  auto sym = [&](const char* name) {
+    void* p = dlsym(handle, name);
+    if (p == nullptr) {
+      throw std::runtime_error(std::string("MuJoCo: no ") + name + " in " +
+                               lib_path);
+    }
+    return p;
+  };
+  RenderApi a;
+#define ENVPOOL_LITE_MJR_SYM(field, name) \
+  a.field = reinterpret_cast<decltype(a.field)>(sym(#name))
+  ENVPOOL_LITE_MJR_SYM(default_option, mjv_defaultOption);
+  ENVPOOL_LITE_MJR_SYM(default_camera, mjv_defaultCamera);
+  ENVPOOL_LITE_MJR_SYM(default_free_camera, mjv_defaultFreeCamera);
+  ENVPOOL_LITE_MJR_SYM(default_perturb, mjv_defaultPerturb);
+  ENVPOOL_LITE_MJR_SYM(default_scene, mjv_defaultScene);
+  ENVPOOL_LITE_MJR_SYM(make_scene, mjv_makeScene);
+  ENVPOOL_LITE_MJR_SYM(free_scene, mjv_freeScene);
+  ENVPOOL_LITE_MJR_SYM(update_scene, mjv_updateScene);
+  ENVPOOL_LITE_MJR_SYM(default_context, mjr_defaultContext);
+  ENVPOOL_LITE_MJR_SYM(make_context, mjr_makeContext);
+  ENVPOOL_LITE_MJR_SYM(free_context, mjr_freeContext);
+  ENVPOOL_LITE_MJR_SYM(set_buffer, mjr_setBuffer);
+  ENVPOOL_LITE_MJR_SYM(render, mjr_render);
+  ENVPOOL_LITE_MJR_SYM(read_pixels, mjr_readPixels);
+  ENVPOOL_LITE_MJR_SYM(upload_hfield, mjr_uploadHField);
+#undef ENVPOOL_LITE_MJR_SYM
+  api = a;
+  loaded = true;
+  return api;
+}
+
+// A headless OpenGL context: EGL (a device's display, no surface) or OSMesa
+// (a float buffer of the model's offscreen size), as dm_control makes them.
+class GlContext {
+ public:
+  GlContext(const std::string& backend, int width, int height)
+      : backend_(backend) {
+    if (backend == "osmesa") {
+      const Osmesa& o = LoadOsmesa();
+      // OSMesaCreateContextExt(OSMESA_RGBA, depth 24, stencil 8, accum 0)
+      context_ = o.create(0x1908, 24, 8, 0, nullptr);
+      if (context_ == nullptr) {
+        throw std::runtime_error("OSMesa: cannot create a GL context");
+      }
+      width_ = width;
+      height_ = height;
+      buffer_.assign(static_cast<std::size_t>(width) * height * 4, 0.0f);
+    } else if (backend == "egl") {
+      const Egl& e = LoadEgl();
+      const int32_t attributes[] = {
+          0x3024, 8,       // EGL_RED_SIZE
+          0x3023, 8,       // EGL_GREEN_SIZE
+          0x3022, 8,       // EGL_BLUE_SIZE
+          0x3021, 8,       // EGL_ALPHA_SIZE
+          0x3025, 24,      // EGL_DEPTH_SIZE
+          0x3026, 8,       // EGL_STENCIL_SIZE
+          0x303F, 0x308E,  // EGL_COLOR_BUFFER_TYPE, EGL_RGB_BUFFER
+          0x3033, 0x0001,  // EGL_SURFACE_TYPE, EGL_PBUFFER_BIT
+          0x3040, 0x0008,  // EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT
+          0x3038};         // EGL_NONE
+      void* config = nullptr;
+      int32_t num_configs = 0;
+      if (!e.choose_config(e.display, attributes, &config, 1, &num_configs) ||
+          num_configs < 1) {
+        throw std::runtime_error("EGL: no config with the needed attributes");
+      }
+      e.bind_api(0x30A2);  // EGL_OPENGL_API
+      context_ = e.create_context(e.display, config, nullptr, nullptr);
+      if (context_ == nullptr) {
+        throw std::runtime_error("EGL: cannot create a GL context");
+      }
+    } else {
+      throw std::invalid_argument("unknown OpenGL backend '" + backend +
+                                  "' (egl or osmesa)");
+    }
+  }
+  ~GlContext() {
+    if (context_ == nullptr) return;
+    if (backend_ == "osmesa") {
+      LoadOsmesa().destroy(context_);
+    } else {
+      const Egl& e = LoadEgl();
+      e.destroy_context(e.display, context_);
+    }
+  }
+  GlContext(const GlContext&) = delete;
+  GlContext& operator=(const GlContext&) = delete;
+
+  void MakeCurrent() {
+    bool ok;
+    if (backend_ == "osmesa") {
+      ok = LoadOsmesa().make_current(context_, buffer_.data(), 0x1406, width_,
+                                     height_);  // GL_FLOAT
+    } else {
+      const Egl& e = LoadEgl();
+      ok = e.make_current(e.display, nullptr, nullptr, context_);
+    }
+    if (!ok) throw std::runtime_error("cannot make the GL context current");
+  }
+  void Release() {
+    if (backend_ == "osmesa") {
+      LoadOsmesa().make_current(nullptr, nullptr, 0x1406, 0, 0);
+    } else {
+      const Egl& e = LoadEgl();
+      e.make_current(e.display, nullptr, nullptr, nullptr);
+    }
+  }
+
+ private:
+  struct Osmesa {
+    void* (*create)(unsigned format, int depth, int stencil, int accum,
+                    void* share) = nullptr;
+    unsigned char (*make_current)(void* ctx, void* buffer, unsigned type,
+                                  int width, int height) = nullptr;
+    void (*destroy)(void* ctx) = nullptr;
+  };
+  struct Egl {
+    void* display = nullptr;
+    unsigned (*choose_config)(void* dpy, const int32_t* attrs, void** configs,
+                              int32_t size, int32_t* num) = nullptr;
+    unsigned (*bind_api)(unsigned api) = nullptr;
+    void* (*create_context)(void* dpy, void* config, void* share,
+                            const int32_t* attrs) = nullptr;
+    unsigned (*make_current)(void* dpy, void* draw, void* read,
+                             void* ctx) = nullptr;
+    unsigned (*destroy_context)(void* dpy, void* ctx) = nullptr;
+  };
+
+  static void* OpenGlobal(const char* const* names, const char* what) {
+    for (const char* const* n = names; *n != nullptr; ++n) {
+      if (void* h = dlopen(*n, RTLD_NOW | RTLD_GLOBAL)) return h;
+    }
+    throw std::runtime_error(
+        std::string("cannot load ") + what + " (on Debian: apt-get install " +
+        (std::string(what) == "libOSMesa" ? "libosmesa6" : "libegl1") + ")");
+  }
+
+  static const Osmesa& LoadOsmesa() {
+    static std::once_flag once;
+    static Osmesa o;
+    static std::string error;
+    std::call_once(once, [] {
+      try {
+        static const char* names[] = {"libOSMesa.so.8", "libOSMesa.so.6",
+                                      "libOSMesa.so", nullptr};
+        void* h = OpenGlobal(names, "libOSMesa");
+        o.create = reinterpret_cast<decltype(o.create)>(
+            dlsym(h, "OSMesaCreateContextExt"));
+        o.make_current = reinterpret_cast<decltype(o.make_current)>(
+            dlsym(h, "OSMesaMakeCurrent"));
+        o.destroy = reinterpret_cast<decltype(o.destroy)>(
+            dlsym(h, "OSMesaDestroyContext"));
+        if (!o.create || !o.make_current || !o.destroy) {
+          error = "libOSMesa lacks OSMesaCreateContextExt";
+        }
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+    });
+    if (!error.empty()) throw std::runtime_error(error);
+    return o;
+  }
+
+  // dm_control's headless display: the first EGL device whose display
+  // initialises (MUJOCO_EGL_DEVICE_ID is not read here).
+  static const Egl& LoadEgl() {
+    static std::once_flag once;
+    static Egl e;
+    static std::string error;
+    std::call_once(once, [] {
+      try {
+        static const char* names[] = {"libEGL.so.1", "libEGL.so", nullptr};
+        void* h = OpenGlobal(names, "libEGL");
+        auto get_proc = reinterpret_cast<void* (*)(const char*)>(
+            dlsym(h, "eglGetProcAddress"));
+        auto initialize =
+            reinterpret_cast<unsigned (*)(void*, int32_t*, int32_t*)>(
+                dlsym(h, "eglInitialize"));
+        e.choose_config = reinterpret_cast<decltype(e.choose_config)>(
+            dlsym(h, "eglChooseConfig"));
+        e.bind_api =
+            reinterpret_cast<decltype(e.bind_api)>(dlsym(h, "eglBindAPI"));
+        e.create_context = reinterpret_cast<decltype(e.create_context)>(
+            dlsym(h, "eglCreateContext"));
+        e.make_current = reinterpret_cast<decltype(e.make_current)>(
+            dlsym(h, "eglMakeCurrent"));
+        e.destroy_context = reinterpret_cast<decltype(e.destroy_context)>(
+            dlsym(h, "eglDestroyContext"));
+        if (!get_proc || !initialize || !e.choose_config || !e.bind_api ||
+            !e.create_context || !e.make_current || !e.destroy_context) {
+          error = "libEGL lacks core functions";
+          return;
+        }
+        auto query_devices =
+            reinterpret_cast<unsigned (*)(int32_t, void**, int32_t*)>(
+                get_proc("eglQueryDevicesEXT"));
+        auto platform_display =
+            reinterpret_cast<void* (*)(unsigned, void*, const int32_t*)>(
+                get_proc("eglGetPlatformDisplayEXT"));
+        if (!query_devices || !platform_display) {
+          error = "EGL lacks EGL_EXT_device_enumeration";
+          return;
+        }
+        void* devices[32];
+        int32_t n = 0;
+        query_devices(32, devices, &n);
+        for (int32_t i = 0; i < n && e.display == nullptr; ++i) {
+          void* dpy = platform_display(0x313F, devices[i], nullptr);
+          if (dpy != nullptr && initialize(dpy, nullptr, nullptr)) {
+            e.display = dpy;
+          }
+        }
+        if (e.display == nullptr) error = "EGL: no headless display";
+      } catch (const std::exception& ex) {
+        error = ex.what();
+      }
+    });
+    if (!error.empty()) throw std::runtime_error(error);
+    return e;
+  }
+
+  std::string backend_;
+  void* context_ = nullptr;
+  int width_ = 0, height_ = 0;
+  std::vector<float> buffer_;  // OSMesa's default framebuffer
+};
+
+// dm_control's Camera: a scene sized as dm_control sizes it, a default
+// option and perturbation, a fixed camera (id >= 0) or the free camera
+// (-1), and MuJoCo's offscreen buffer (the model's offwidth x offheight).
+class Renderer {
+ public:
+  Renderer(const std::string& lib_path, const std::string& backend,
+           const mjModel* m)
+      : api_(LoadRenderApi(lib_path)),
+        gl_(backend, m->vis.global.offwidth, m->vis.global.offheight) {
+    gl_.MakeCurrent();
+    api_.default_option(&option_);
+    api_.default_perturb(&perturb_);
+    perturb_.active = 0;
+    perturb_.select = 0;
+    api_.default_scene(&scene_);
+    api_.make_scene(m, &scene_, std::max(1000, MaxRenderableGeoms(m)));
+    api_.default_context(&context_);
+    api_.make_context(m, &context_, mjFONTSCALE_150);
+    api_.set_buffer(mjFB_OFFSCREEN, &context_);
+    gl_.Release();
+  }
+  ~Renderer() {
+    gl_.MakeCurrent();
+    api_.free_context(&context_);
+    api_.free_scene(&scene_);
+    gl_.Release();
+  }
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  // height x width x 3 RGB, top row first.
+  void Render(const mjModel* m, mjData* d, int height, int width, int camera_id,
+              uint8_t* rgb) {
+    mjvCamera camera;
+    api_.default_camera(&camera);
+    camera.fixedcamid = camera_id;
+    if (camera_id == -1) {
+      camera.type = mjCAMERA_FREE;
+      api_.default_free_camera(m, &camera);
+    } else {
+      camera.type = mjCAMERA_FIXED;
+    }
+    const mjrRect rect{0, 0, width, height};
+    pixels_.resize(static_cast<std::size_t>(width) * height * 3);
+    gl_.MakeCurrent();
+    api_.update_scene(m, d, &option_, &perturb_, &camera, mjCAT_ALL, &scene_);
+    api_.set_buffer(mjFB_OFFSCREEN, &context_);
+    api_.render(rect, &scene_, &context_);
+    api_.read_pixels(pixels_.data(), nullptr, rect, &context_);
+    gl_.Release();
+    const std::size_t row = static_cast<std::size_t>(width) * 3;
+    for (int r = 0; r < height; ++r) {
+      std::memcpy(rgb + r * row, pixels_.data() + (height - 1 - r) * row, row);
+    }
+  }
+
+  // A heightfield the env changed (quadruped's terrain): to the GPU copy.
+  void UploadHField(const mjModel* m, int hfield_id) {
+    gl_.MakeCurrent();
+    api_.upload_hfield(m, &context_, hfield_id);
+    gl_.Release();
+  }
+
+ private:
+  // dm_control's _estimate_max_renderable_geoms.
+  static int MaxRenderableGeoms(const mjModel* m) {
+    const int max_frames =
+        std::max({m->nbody, m->ngeom, m->nsite, m->ncam, m->nlight});
+    return 3 * max_frames + 4 * m->ngeom + 3 * m->nbody + m->nsite +
+           m->ntendon + m->njnt + m->nu + m->nskin + m->ncam + m->nlight;
+  }
+
+  const RenderApi& api_;
+  GlContext gl_;
+  mjvOption option_;
+  mjvPerturb perturb_;
+  mjvScene scene_;
+  mjrContext context_;
+  std::vector<uint8_t> pixels_;
+};
+
+}  // namespace mujoco
+}  // namespace envpool_lite
