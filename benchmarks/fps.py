@@ -718,7 +718,13 @@ def main(argv: list[str] | None = None) -> dict:
                             skipped.add((task.name, system, cfg.label()))
                             progress.advance(f"{what}: skipped ({e})")
                             note = f"{system}: skipped ({e})"
-                            if (system == "envpool" or (system == "vizdoom_gym" and task.vizdoom_gym_id) or (system == "ale_vector" and task.atari_game) or (system == "dm_control_loop" and task.dm_control and cfg.num_envs == 1) or e.missing) and note not in notes:
+                            if (
+                                system == "envpool"
+                                or (system == "vizdoom_gym" and task.vizdoom_gym_id)
+                                or (system == "ale_vector" and task.atari_game)
+                                or (system == "dm_control_loop" and task.dm_control and cfg.num_envs == 1)
+                                or e.missing
+                            ) and note not in notes:
                                 notes.append(note)
                 for system, values in rates.items():
                     if not values:

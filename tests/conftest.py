@@ -1,9 +1,21 @@
+import os
 import warnings
 
 import numpy as np
 import pytest
 
 import envpool_lite
+
+# dm_control chooses its OpenGL backend when it is first imported (from
+# MUJOCO_GL): the reference renders of the dm_control tests draw with the
+# headless backend envpool_lite finds (EGL or OSMesa), as its envs do.
+if "MUJOCO_GL" not in os.environ:
+    from envpool_lite.families import mujoco as _mujoco_family
+
+    try:
+        _mujoco_family.gl_backend("the tests")
+    except RuntimeError:
+        pass  # no headless OpenGL here: the rendering tests say so
 
 
 @pytest.fixture

@@ -32,6 +32,25 @@ def test_environment_kwargs(kwargs):
     assert_aligned("CheetahRun-v1", "cheetah", "run", steps=60, time_limit=0.5, environment_kwargs=kwargs)
 
 
+def test_envpool_frame_skip_is_n_sub_steps():
+    """EnvPool's frame_skip: physics steps per step (dm_control's n_sub_steps,
+    replacing the task's control timestep; walker's own is 10 of them)."""
+    env = envpool_lite.make_dm("WalkerWalk-v1", num_envs=1, seed=4, frame_skip=4)
+    ref = reference("walker", "walk", 4, environment_kwargs=None)
+    assert env.spec.max_episode_steps == 2500  # 25 s of 0.0025 s x 4
+    del ref
+    env.close()
+    assert_aligned("CheetahRun-v1", "cheetah", "run", steps=30, time_limit=0.3, environment_kwargs={"n_sub_steps": 2})
+    a = envpool_lite.make_dm("CheetahRun-v1", num_envs=1, seed=1, frame_skip=2)
+    b = envpool_lite.make_dm("CheetahRun-v1", num_envs=1, seed=1, environment_kwargs={"n_sub_steps": 2})
+    a.reset(), b.reset()
+    for _ in range(5):
+        x, y = a.step(np.full((1, 6), 0.3)), b.step(np.full((1, 6), 0.3))
+        assert np.array_equal(x.observation.position, y.observation.position) and x.reward[0] == y.reward[0]
+    with pytest.raises(TypeError, match="frame_skip"):
+        envpool_lite.make_dm("CheetahRun-v1", frame_skip=2, environment_kwargs={"n_sub_steps": 2})
+
+
 def test_cheetah_control_timestep():
     """cheetah has no control timestep of its own (walker's is 0.025: there
     dm_control refuses another, and envpool_lite takes it)."""

@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-NAMES = ("exp", "log", "cos", "sin", "cosh", "tanh", "arccos", "arccosh", "arctanh", "arctan2", "power")
+NAMES = ("exp", "log", "log1p", "cos", "sin", "cosh", "tanh", "arccos", "arccosh", "arcsinh", "arctanh", "arctan2", "power")
 
 
 class _UFunc(ctypes.Structure):

@@ -17,7 +17,7 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
     """reset(), step() and recv() return one dm_env.TimeStep whose fields are
     arrays over the batch: step_type (FIRST/MID/LAST as int32), reward
     (float32, 0 at FIRST), discount (float32) and observation, a namedtuple of
-    obs (or a dict observation's keys, as EnvPool's dm_control tasks) and the
+    obs (or a dict observation's keys, as EnvPool's) and the
     info fields (env_id, elapsed_step, the env's own, players), with the
     structure of observation_spec(); ``observation["key"]`` works too.
 

@@ -265,8 +265,7 @@ class EnvSpec:
         self.config = Config(config)
         self._internal = dict(internal or {})  # the family's internal options, filled by make_spec
         self._arrays = _core.task_spec(task_id, self.env_options)
-        # A dict observation's keys, in order (dm_control's, MiniGrid's); ()
-        # for an array observation.
+        # A dict observation's keys, in order; () for an array observation.
         self.obs_keys: tuple[str, ...] = tuple(a["name"] for a in self._arrays["obs_dict"])
         self.observation_space: gymnasium.spaces.Space
         if self.obs_keys:
@@ -367,8 +366,8 @@ class EnvSpec:
 @functools.cache
 def state_type(fields: tuple[str, ...]):
     """The namedtuple of a dm_env observation (EnvPool's "State"). A field is
-    also found by its name, ``observation["position"]``, as in dm_control's
-    dict observations."""
+    also found by its name, ``observation["position"]``, as in a dict
+    observation."""
     base = collections.namedtuple("State", fields)  # type: ignore[misc]
 
     def __getitem__(self, key):

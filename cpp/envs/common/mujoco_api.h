@@ -2,8 +2,7 @@
 // MuJoCo, dm_control): the installed `mujoco` wheel's libmujoco.so, loaded
 // at run time (dlopen) from the path Python passes in the "mujoco_lib"
 // option and checked to be the version whose headers this build used; models
-// loaded from a file or from an XML text with its assets; and numpy's BLAS
-// ddot, for norms equal to numpy's.
+// loaded from a file or from an XML text with its assets.
 #pragma once
 
 #include <dlfcn.h>
@@ -39,6 +38,7 @@ struct Api {
   decltype(&::mj_addBufferVFS) add_buffer_vfs = nullptr;
   decltype(&::mj_deleteVFS) delete_vfs = nullptr;
   decltype(&::mju_axisAngle2Quat) axis_angle2quat = nullptr;
+  decltype(&::mj_objectVelocity) object_velocity = nullptr;
 };
 
 // Loads libmujoco from `path` once per process (later calls must name the
@@ -90,6 +90,7 @@ inline const Api& LoadApi(const std::string& path) {
   ENVPOOL_LITE_MJ_SYM(add_buffer_vfs, mj_addBufferVFS);
   ENVPOOL_LITE_MJ_SYM(delete_vfs, mj_deleteVFS);
   ENVPOOL_LITE_MJ_SYM(axis_angle2quat, mju_axisAngle2Quat);
+  ENVPOOL_LITE_MJ_SYM(object_velocity, mj_objectVelocity);
 #undef ENVPOOL_LITE_MJ_SYM
   if (a.version() != mjVERSION_HEADER) {
     throw std::invalid_argument(
@@ -161,68 +162,6 @@ inline ModelPtr LoadModelFromString(const Api& api, const std::string& xml,
                                 error);
   }
   return ModelPtr(m, ModelDeleter{&api});
-}
-
-// np.linalg.norm(x) of a float64 vector is sqrt(x.dot(x)), and numpy's dot
-// is its BLAS's ddot. numpy's wheels bundle OpenBLAS, which picks a kernel
-// for the CPU at run time: some (Haswell, Zen) sum with fused multiply-adds,
-// others do not, so the last bit of a norm depends on the machine. To equal
-// numpy's on every machine, Norm calls that same ddot, from the library
-// numpy loaded, whose path Python passes in the "numpy_blas" option
-// (envpool_lite.families.mujoco.numpy_blas_path). Without one (""), it sums
-// plain products in order, which is numpy's where the kernel has no FMA.
-// OpenBLAS's ddot names: 64-bit ints first (numpy >= 2's scipy-openblas64).
-using Ddot64 = double (*)(int64_t n, const double* x, int64_t incx,
-                          const double* y, int64_t incy);
-using Ddot32 = double (*)(int32_t n, const double* x, int32_t incx,
-                          const double* y, int32_t incy);
-struct NumpyDdot {
-  Ddot64 ddot64 = nullptr;
-  Ddot32 ddot32 = nullptr;
-};
-
-inline NumpyDdot LoadNumpyDdot(const std::string& path) {
-  static std::mutex mutex;
-  static NumpyDdot ddot;
-  static std::string loaded_path;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (path.empty() || path == loaded_path) return ddot;
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    throw std::runtime_error("MuJoCo: cannot load numpy's BLAS (" + path +
-                             "): " + dlerror());
-  }
-  NumpyDdot found;
-  for (const char* name : {"scipy_cblas_ddot64_", "cblas_ddot64_"}) {
-    if (void* f = dlsym(handle, name)) {
-      found.ddot64 = reinterpret_cast<Ddot64>(f);
-      break;
-    }
-  }
-  if (found.ddot64 == nullptr) {
-    for (const char* name : {"scipy_cblas_ddot", "cblas_ddot"}) {
-      if (void* f = dlsym(handle, name)) {
-        found.ddot32 = reinterpret_cast<Ddot32>(f);
-        break;
-      }
-    }
-  }
-  if (found.ddot64 == nullptr && found.ddot32 == nullptr) {
-    throw std::runtime_error("MuJoCo: numpy's BLAS (" + path +
-                             ") has no cblas_ddot");
-  }
-  ddot = found;
-  loaded_path = path;
-  return ddot;
-}
-
-// np.linalg.norm of a 2- or 3-vector (see above).
-inline double Norm(const NumpyDdot& ddot, const double* x, int n) {
-  if (ddot.ddot64 != nullptr) return std::sqrt(ddot.ddot64(n, x, 1, x, 1));
-  if (ddot.ddot32 != nullptr) return std::sqrt(ddot.ddot32(n, x, 1, x, 1));
-  double s = 0.0;
-  for (int i = 0; i < n; ++i) s += x[i] * x[i];
-  return std::sqrt(s);
 }
 
 }  // namespace mujoco

@@ -147,7 +147,18 @@ class GlContext {
   GlContext(const GlContext&) = delete;
   GlContext& operator=(const GlContext&) = delete;
 
+  // Makes this context current on the calling thread, keeping the one that
+  // was current (another library's: dm_control's, a viewer's) for Release
+  // to restore.
   void MakeCurrent() {
+    SavePrevious();
+    if (!TryMakeCurrent()) {
+      throw std::runtime_error("cannot make the GL context current");
+    }
+  }
+  // false when the context cannot be made current (e.g. at exit, after
+  // another user of the same EGL display terminated it).
+  bool TryMakeCurrent() {
     bool ok;
     if (backend_ == "osmesa") {
       ok = LoadOsmesa().make_current(context_, buffer_.data(), 0x1406, width_,
@@ -156,15 +167,32 @@ class GlContext {
       const Egl& e = LoadEgl();
       ok = e.make_current(e.display, nullptr, nullptr, context_);
     }
-    if (!ok) throw std::runtime_error("cannot make the GL context current");
+    return ok;
   }
+  bool TrySaveAndMakeCurrent() {
+    SavePrevious();
+    return TryMakeCurrent();
+  }
+  // The context that was current before MakeCurrent is current again (or
+  // none).
   void Release() {
     if (backend_ == "osmesa") {
-      LoadOsmesa().make_current(nullptr, nullptr, 0x1406, 0, 0);
+      const Osmesa& o = LoadOsmesa();
+      if (prev_.context != nullptr) {
+        o.make_current(prev_.context, prev_.buffer, prev_.type, prev_.width,
+                       prev_.height);
+      } else {
+        o.make_current(nullptr, nullptr, 0x1406, 0, 0);
+      }
     } else {
       const Egl& e = LoadEgl();
-      e.make_current(e.display, nullptr, nullptr, nullptr);
+      if (prev_.context != nullptr) {
+        e.make_current(prev_.display, prev_.draw, prev_.read, prev_.context);
+      } else {
+        e.make_current(e.display, nullptr, nullptr, nullptr);
+      }
     }
+    prev_ = Previous{};
   }
 
  private:
@@ -174,7 +202,44 @@ class GlContext {
     unsigned char (*make_current)(void* ctx, void* buffer, unsigned type,
                                   int width, int height) = nullptr;
     void (*destroy)(void* ctx) = nullptr;
+    void* (*get_current)() = nullptr;
+    void (*get_integerv)(int pname, int* value) = nullptr;
+    unsigned char (*get_color_buffer)(void* ctx, int* width, int* height,
+                                      int* format, void** buffer) = nullptr;
   };
+  // What was current before MakeCurrent.
+  struct Previous {
+    void* context = nullptr;
+    void* display = nullptr;  // EGL
+    void* draw = nullptr;
+    void* read = nullptr;
+    void* buffer = nullptr;  // OSMesa
+    unsigned type = 0;
+    int width = 0, height = 0;
+  };
+  void SavePrevious() {
+    prev_ = Previous{};
+    if (backend_ == "osmesa") {
+      const Osmesa& o = LoadOsmesa();
+      void* current = o.get_current();
+      if (current == nullptr || current == context_) return;
+      int w = 0, h = 0, format = 0, type = 0;
+      void* buffer = nullptr;
+      if (!o.get_color_buffer(current, &w, &h, &format, &buffer)) return;
+      o.get_integerv(0x23, &type);  // OSMESA_TYPE
+      prev_ = Previous{current, nullptr, nullptr,
+                       nullptr, buffer,  static_cast<unsigned>(type),
+                       w,       h};
+    } else {
+      const Egl& e = LoadEgl();
+      void* current = e.get_current_context();
+      if (current == nullptr || current == context_) return;
+      prev_.context = current;
+      prev_.display = e.get_current_display();
+      prev_.draw = e.get_current_surface(0x3059);  // EGL_DRAW
+      prev_.read = e.get_current_surface(0x305A);  // EGL_READ
+    }
+  }
   struct Egl {
     void* display = nullptr;
     unsigned (*choose_config)(void* dpy, const int32_t* attrs, void** configs,
@@ -185,6 +250,9 @@ class GlContext {
     unsigned (*make_current)(void* dpy, void* draw, void* read,
                              void* ctx) = nullptr;
     unsigned (*destroy_context)(void* dpy, void* ctx) = nullptr;
+    void* (*get_current_context)() = nullptr;
+    void* (*get_current_display)() = nullptr;
+    void* (*get_current_surface)(int32_t which) = nullptr;
   };
 
   static void* OpenGlobal(const char* const* names, const char* what) {
@@ -211,7 +279,14 @@ class GlContext {
             dlsym(h, "OSMesaMakeCurrent"));
         o.destroy = reinterpret_cast<decltype(o.destroy)>(
             dlsym(h, "OSMesaDestroyContext"));
-        if (!o.create || !o.make_current || !o.destroy) {
+        o.get_current = reinterpret_cast<decltype(o.get_current)>(
+            dlsym(h, "OSMesaGetCurrentContext"));
+        o.get_integerv = reinterpret_cast<decltype(o.get_integerv)>(
+            dlsym(h, "OSMesaGetIntegerv"));
+        o.get_color_buffer = reinterpret_cast<decltype(o.get_color_buffer)>(
+            dlsym(h, "OSMesaGetColorBuffer"));
+        if (!o.create || !o.make_current || !o.destroy || !o.get_current ||
+            !o.get_integerv || !o.get_color_buffer) {
           error = "libOSMesa lacks OSMesaCreateContextExt";
         }
       } catch (const std::exception& e) {
@@ -247,8 +322,19 @@ class GlContext {
             dlsym(h, "eglMakeCurrent"));
         e.destroy_context = reinterpret_cast<decltype(e.destroy_context)>(
             dlsym(h, "eglDestroyContext"));
+        e.get_current_context =
+            reinterpret_cast<decltype(e.get_current_context)>(
+                dlsym(h, "eglGetCurrentContext"));
+        e.get_current_display =
+            reinterpret_cast<decltype(e.get_current_display)>(
+                dlsym(h, "eglGetCurrentDisplay"));
+        e.get_current_surface =
+            reinterpret_cast<decltype(e.get_current_surface)>(
+                dlsym(h, "eglGetCurrentSurface"));
         if (!get_proc || !initialize || !e.choose_config || !e.bind_api ||
-            !e.create_context || !e.make_current || !e.destroy_context) {
+            !e.create_context || !e.make_current || !e.destroy_context ||
+            !e.get_current_context || !e.get_current_display ||
+            !e.get_current_surface) {
           error = "libEGL lacks core functions";
           return;
         }
@@ -282,6 +368,7 @@ class GlContext {
 
   std::string backend_;
   void* context_ = nullptr;
+  Previous prev_;
   int width_ = 0, height_ = 0;
   std::vector<float> buffer_;  // OSMesa's default framebuffer
 };
@@ -308,10 +395,12 @@ class Renderer {
     gl_.Release();
   }
   ~Renderer() {
-    gl_.MakeCurrent();
-    api_.free_context(&context_);
+    if (gl_.TrySaveAndMakeCurrent()) {  // else the GL objects went with the
+                                        // display
+      api_.free_context(&context_);
+      gl_.Release();
+    }
     api_.free_scene(&scene_);
-    gl_.Release();
   }
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;

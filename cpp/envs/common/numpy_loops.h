@@ -26,8 +26,8 @@ class NumpyMath {
  public:
   // The loops numpy_loops passes, by ufunc name.
   static constexpr const char* kNames[] = {
-      "exp",    "log",     "cos",     "sin",     "cosh", "tanh",
-      "arccos", "arccosh", "arctanh", "arctan2", "power"};
+      "exp",    "log",     "cos",     "sin",     "cosh",    "tanh",
+      "arccos", "arccosh", "arcsinh", "arctanh", "arctan2", "power"};
 
   NumpyMath() = default;  // libm
   explicit NumpyMath(const NamedNumbers& loops) {
@@ -39,12 +39,14 @@ class NumpyMath {
                 reinterpret_cast<void*>(static_cast<uintptr_t>(v[1]))};
       if (name == "exp") exp_ = loop;
       if (name == "log") log_ = loop;
+      if (name == "log1p") log1p_ = loop;
       if (name == "cos") cos_ = loop;
       if (name == "sin") sin_ = loop;
       if (name == "cosh") cosh_ = loop;
       if (name == "tanh") tanh_ = loop;
       if (name == "arccos") arccos_ = loop;
       if (name == "arccosh") arccosh_ = loop;
+      if (name == "arcsinh") arcsinh_ = loop;
       if (name == "arctanh") arctanh_ = loop;
       if (name == "arctan2") arctan2_ = loop;
       if (name == "power") power_ = loop;
@@ -56,6 +58,9 @@ class NumpyMath {
   }
   double Log(double x) const {
     return Unary(log_, x, [](double a) { return std::log(a); });
+  }
+  double Log1p(double x) const {
+    return Unary(log1p_, x, [](double a) { return std::log1p(a); });
   }
   double Cos(double x) const {
     return Unary(cos_, x, [](double a) { return std::cos(a); });
@@ -74,6 +79,9 @@ class NumpyMath {
   }
   double Arccosh(double x) const {
     return Unary(arccosh_, x, [](double a) { return std::acosh(a); });
+  }
+  double Arcsinh(double x) const {
+    return Unary(arcsinh_, x, [](double a) { return std::asinh(a); });
   }
   double Arctanh(double x) const {
     return Unary(arctanh_, x, [](double a) { return std::atanh(a); });
@@ -120,8 +128,8 @@ class NumpyMath {
     return out;
   }
 
-  Loop exp_, log_, cos_, sin_, cosh_, tanh_, arccos_, arccosh_, arctanh_,
-      arctan2_, power_;
+  Loop exp_, log_, log1p_, cos_, sin_, cosh_, tanh_, arccos_, arccosh_,
+      arcsinh_, arctanh_, arctan2_, power_;
 };
 
 }  // namespace envpool_lite

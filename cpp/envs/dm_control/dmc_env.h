@@ -43,6 +43,7 @@
 #include "core/registry.h"
 #include "envs/common/mujoco_api.h"
 #include "envs/common/mujoco_render.h"
+#include "envs/common/numpy_blas.h"
 #include "envs/common/numpy_loops.h"
 
 namespace envpool_lite {
@@ -126,9 +127,9 @@ inline Config BaseConfig(const char* domain, const char* task,
                 {"img_height", int64_t{84}},
                 {"img_width", int64_t{84}},
                 {"camera_id", int64_t{0}},
-                // DrQ's settings: each action repeated frame_skip times
+                // DrQ's settings: each action repeated action_repeat times
                 // (rewards summed), the last frame_stack frames stacked.
-                {"frame_skip", int64_t{1}},
+                {"action_repeat", int64_t{1}},
                 {"frame_stack", int64_t{1}},
                 // render(): physics.render(render_height, render_width,
                 // render_camera_id) (its defaults).
@@ -168,14 +169,14 @@ class DmcEnv : public Env {
     }
   }
 
-  // One control step (Environment.step), frame_skip times (DrQ's
+  // One control step (Environment.step), action_repeat times (DrQ's
   // ActionRepeatWrapper: reward += r * discount, discount *= d, stop at the
   // episode's last step).
   StepResult Step(const void* action) override {
     const double* a = static_cast<const double*>(action);
     StepResult r;
     double discount = 1.0;
-    for (int i = 0; i < frame_skip_; ++i) {
+    for (int i = 0; i < action_repeat_; ++i) {
       BeforeStep(a);
       WithWarningsChecked("step", [&] { PhysicsStep(n_sub_steps_); });
       AfterStep();
@@ -243,10 +244,12 @@ class DmcEnv : public Env {
       hi.push_back(limited ? model_->actuator_ctrlrange[2 * i + 1] : kInf);
     }
     spec.action = MakeBox<double>("action", {model_->nu}, lo, hi);
-    // The pool's steps: frame_skip control steps each (the last one may
+    // The pool's steps: action_repeat control steps each (the last one may
     // stop early at the limit).
     spec.max_episode_steps =
-        inner_limit_ == 0 ? 0 : (inner_limit_ + frame_skip_ - 1) / frame_skip_;
+        inner_limit_ == 0
+            ? 0
+            : (inner_limit_ + action_repeat_ - 1) / action_repeat_;
     spec.reward_float64 = true;
     spec.render_height = render_height_;
     spec.render_width = render_width_;
@@ -258,12 +261,13 @@ class DmcEnv : public Env {
       : api_(mujoco::LoadApi(config.GetString("mujoco_lib"))),
         model_(LoadModel(api_, config)),
         data_(api_.make_data(model_.get()), DataDeleter{&api_}),
-        ddot_(mujoco::LoadNumpyDdot(config.GetString("numpy_blas"))),
+        blas_(NumpyBlas::Load(config.GetString("numpy_blas"))),
         np_(config.GetNamedNumbers("numpy_loops")),
         random_(CheckSeed(seed)),
         flat_(config.GetBool("flat_observation")),
         from_pixels_(config.GetBool("from_pixels")),
-        frame_skip_(static_cast<int>(config.GetInt("frame_skip", 1, 1000000))),
+        action_repeat_(
+            static_cast<int>(config.GetInt("action_repeat", 1, 1000000))),
         frame_stack_(static_cast<int>(config.GetInt("frame_stack", 1, 64))),
         mujoco_lib_(config.GetString("mujoco_lib")),
         gl_backend_(config.GetString("gl_backend")) {
@@ -466,19 +470,22 @@ class DmcEnv : public Env {
   }
 
   // np.linalg.norm of a float64 vector, as numpy computes it here.
-  double Norm(const double* x, int n) const {
-    return mujoco::Norm(ddot_, x, n);
+  double Norm(const double* x, int n) const { return blas_.Norm(x, n); }
+  // np.dot of two float64 vectors, as numpy computes it here.
+  double Dot(const double* x, const double* y, int n) const {
+    return blas_.Dot(x, y, n);
   }
 
   const Api& api_;
   ModelPtr model_;
   DataPtr data_;
-  mujoco::NumpyDdot ddot_;
+  // numpy's BLAS: Norm, Dot, VecMat3, MatMat3 (envs/common/numpy_blas.h).
+  const NumpyBlas& blas_;
   NumpyMath np_;  // numpy's own exp, cos, ... (envs/common/numpy_loops.h)
   NumpyRandomState random_;
   bool flat_;
   bool from_pixels_;
-  int frame_skip_, frame_stack_;
+  int action_repeat_, frame_stack_;
   int n_sub_steps_ = 1;
   int64_t inner_limit_ = 0;  // dm_control's step limit (0: none)
   int64_t inner_steps_ = 0;  // control steps this episode

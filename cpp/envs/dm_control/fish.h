@@ -2,7 +2,6 @@
 #pragma once
 
 #include "envs/dm_control/dmc_env.h"
-#include "envs/dm_control/numpy_gemv.h"
 #include "envs/dm_control/rewards.h"
 
 namespace envpool_lite {
@@ -22,7 +21,6 @@ class FishEnv : public DmcEnv {
 
   FishEnv(const Config& config, uint64_t seed)
       : DmcEnv(config, seed),
-        dgemv_(LoadNumpyDgemv(config.GetString("numpy_blas"))),
         root_(JointId("root")),
         torso_(BodyId("torso")),
         mouth_(GeomId("mouth")),
@@ -83,10 +81,9 @@ class FishEnv : public DmcEnv {
     const double* t = data_->geom_xpos + 3 * target_;
     const double* m = data_->geom_xpos + 3 * mouth_;
     const double global[3] = {t[0] - m[0], t[1] - m[1], t[2] - m[2]};
-    VecMat3(dgemv_, global, data_->geom_xmat + 9 * mouth_, out);
+    blas_.VecMat3(global, data_->geom_xmat + 9 * mouth_, out);
   }
 
-  NumpyDgemv dgemv_;
   int root_;
   int torso_;
   int mouth_;

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "envs/dm_control/dmc_env.h"
-#include "envs/dm_control/numpy_gemv.h"
 #include "envs/dm_control/rewards.h"
 
 namespace envpool_lite {
@@ -69,7 +68,6 @@ class HumanoidEnv : public DmcEnv {
 
   HumanoidEnv(const Config& config, uint64_t seed)
       : DmcEnv(config, seed),
-        dgemv_(LoadNumpyDgemv(config.GetString("numpy_blas"))),
         torso_(BodyId(kNames.torso)),
         head_(BodyId("head")),
         subtreelinvel_(model_->sensor_adr[SensorId(kNames.subtreelinvel)]) {
@@ -146,7 +144,7 @@ class HumanoidEnv : public DmcEnv {
       const double* limb = data_->xpos + 3 * extremities_[k];
       double torso_to_limb[3];
       for (int i = 0; i < 3; ++i) torso_to_limb[i] = limb[i] - torso_pos[i];
-      VecMat3(dgemv_, torso_to_limb, frame, extremities + 3 * k);
+      blas_.VecMat3(torso_to_limb, frame, extremities + 3 * k);
     }
     obs.Add("extremities", extremities, {12});
     obs.Add("torso_vertical", data_->xmat + 9 * torso_ + 6, {3});
@@ -158,7 +156,6 @@ class HumanoidEnv : public DmcEnv {
   static constexpr double kStandHeight = 1.4;
   double HeadHeight() const { return data_->xpos[3 * head_ + 2]; }
 
-  NumpyDgemv dgemv_;
   int torso_;
   int head_;
   int subtreelinvel_;

@@ -73,14 +73,6 @@ class PointMassEnv : public DmcEnv {
     dir[0] /= norm;
     dir[1] /= norm;
   }
-  // np.dot of two float64 vectors: numpy's BLAS ddot.
-  double Dot(const double* x, const double* y, int n) const {
-    if (ddot_.ddot64 != nullptr) return ddot_.ddot64(n, x, 1, y, 1);
-    if (ddot_.ddot32 != nullptr) return ddot_.ddot32(n, x, 1, y, 1);
-    double s = 0.0;
-    for (int i = 0; i < n; ++i) s += x[i] * y[i];
-    return s;
-  }
   // One element of tolerance(array, bounds=(0, 0), margin=1,
   // value_at_margin=0, sigmoid='quadratic').
   static double ArrayQuadratic(double x) {

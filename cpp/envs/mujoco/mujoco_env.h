@@ -25,6 +25,7 @@
 #include "core/env.h"
 #include "core/np_random.h"
 #include "envs/common/mujoco_api.h"
+#include "envs/common/numpy_blas.h"
 
 // numpy's Generator.standard_normal (its ziggurat), from numpy's own random C
 // library (numpy/random/lib/libnpyrandom.a), so that the draws are numpy's by
@@ -185,7 +186,7 @@ class MujocoEnv : public Env {
       : api_(LoadApi(config.GetString("mujoco_lib"))),
         model_(LoadModel(api_, config.GetString("mujoco_model"))),
         data_(api_.make_data(model_.get()), DataDeleter{&api_}),
-        ddot_(LoadNumpyDdot(config.GetString("numpy_blas"))),
+        blas_(NumpyBlas::Load(config.GetString("numpy_blas"))),
         frame_skip_(frame_skip),
         rng_(seed) {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
@@ -311,9 +312,7 @@ class MujocoEnv : public Env {
   const double* BodyXpos(int id) const { return data_->xpos + 3 * id; }
 
   // np.linalg.norm(x) of a 2- or 3-vector, as numpy computes it here.
-  double Norm(const double* x, int n) const {
-    return mujoco::Norm(ddot_, x, n);
-  }
+  double Norm(const double* x, int n) const { return blas_.Norm(x, n); }
 
   // np.isfinite(concatenate(qpos, qvel)).all()
   bool StateFinite() const {
@@ -332,7 +331,7 @@ class MujocoEnv : public Env {
   const Api& api_;
   ModelPtr model_;
   DataPtr data_;
-  NumpyDdot ddot_;
+  const NumpyBlas& blas_;  // numpy's ddot (envs/common/numpy_blas.h)
   int frame_skip_;
   bool reads_cfrc_ext_ = true;  // the task reads cfrc_ext (see DoSimulation)
   NumpyRandom rng_;

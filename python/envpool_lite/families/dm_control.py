@@ -90,6 +90,13 @@ class DmControl(Family):
                 if name in kwargs:
                     raise TypeError(f"{task_id}: {name!r} given both in {group} and as an option")
                 kwargs[name] = value
+        if "frame_skip" in kwargs:
+            # EnvPool's name for dm_control's n_sub_steps (physics steps per
+            # step), which replaces the task's own control timestep.
+            if "n_sub_steps" in kwargs or "control_timestep" in kwargs:
+                raise TypeError(f"{task_id}: frame_skip is EnvPool's name for n_sub_steps; give one of frame_skip, n_sub_steps and control_timestep")
+            kwargs["n_sub_steps"] = kwargs.pop("frame_skip")
+            kwargs["control_timestep"] = 0.0
         if "random" in kwargs:
             if "seed" in kwargs:
                 raise TypeError(f"{task_id}: give the seed once, as seed= or task_kwargs['random']")
