@@ -469,6 +469,23 @@ class DmcEnv : public Env {
     api_.axis_angle2quat(quat, axis, angle);
   }
 
+  // The planar manipulator's and stacker's Physics helpers:
+  // body_2d_pose: xpos x, z and xquat qw, qy.
+  void BodyPose(int body, double* out) const {
+    out[0] = data_->xpos[3 * body + 0];
+    out[1] = data_->xpos[3 * body + 2];
+    out[2] = data_->xquat[4 * body + 0];
+    out[3] = data_->xquat[4 * body + 2];
+  }
+  // site_distance(site1, site2): np.linalg.norm(site1 - site2).
+  double SiteDistance(int site1, int site2) const {
+    double v[3];
+    for (int i = 0; i < 3; ++i) {
+      v[i] = data_->site_xpos[3 * site1 + i] - data_->site_xpos[3 * site2 + i];
+    }
+    return Norm(v, 3);
+  }
+
   // np.linalg.norm of a float64 vector, as numpy computes it here.
   double Norm(const double* x, int n) const { return blas_.Norm(x, n); }
   // np.dot of two float64 vectors, as numpy computes it here.

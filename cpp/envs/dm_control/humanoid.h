@@ -11,25 +11,10 @@
 namespace envpool_lite {
 namespace dm_control {
 
-// numpy's float64 add.reduce of a contiguous 1-D array (0 plus the pairwise
-// sum: a plain loop under 8 elements, else 8 running sums over blocks of 8,
-// combined pairwise, then the rest in order; up to 128 elements).
+// numpy's float64 add.reduce of a contiguous 1-D array: 0 plus the pairwise
+// sum (envs/common/numpy_loops.h).
 inline double NumpySum(const double* a, int n) {
-  if (n < 8) {
-    double s = 0.0;
-    for (int i = 0; i < n; ++i) s += a[i];
-    return 0.0 + s;
-  }
-  if (n > 128) throw std::logic_error("NumpySum: more than 128 elements");
-  double r[8];
-  for (int j = 0; j < 8; ++j) r[j] = a[j];
-  int i = 8;
-  for (; i < n - (n % 8); i += 8) {
-    for (int j = 0; j < 8; ++j) r[j] += a[i + j];
-  }
-  double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-  for (; i < n; ++i) s += a[i];
-  return 0.0 + s;
+  return 0.0 + PairwiseSum(a, n);
 }
 
 // The humanoid and humanoid_CMU models' names.

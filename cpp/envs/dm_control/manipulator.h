@@ -196,21 +196,6 @@ class ManipulatorEnv : public DmcEnv {
     m->body_quat[4 * body + 0] = np_.Cos(angle / 2);
     m->body_quat[4 * body + 2] = np_.Sin(angle / 2);
   }
-  // body_2d_pose: xpos x, z and xquat qw, qy.
-  void BodyPose(int body, double* out) const {
-    out[0] = data_->xpos[3 * body + 0];
-    out[1] = data_->xpos[3 * body + 2];
-    out[2] = data_->xquat[4 * body + 0];
-    out[3] = data_->xquat[4 * body + 2];
-  }
-  // site_distance(site1, site2): np.linalg.norm(site1 - site2).
-  double SiteDistance(int site1, int site2) const {
-    double v[3];
-    for (int i = 0; i < 3; ++i) {
-      v[i] = data_->site_xpos[3 * site1 + i] - data_->site_xpos[3 * site2 + i];
-    }
-    return Norm(v, 3);
-  }
   // _is_close: tolerance(distance, (0, _CLOSE), margin=_CLOSE * 2).
   double IsClose(double distance) const {
     return Tolerance(np_, distance, 0, kClose, kClose * 2);

@@ -131,22 +131,6 @@ class StackerEnv : public DmcEnv {
  private:
   static constexpr double kClose = .01;
 
-  // body_2d_pose: xpos x, z and xquat qw, qy.
-  void BodyPose(int body, double* out) const {
-    out[0] = data_->xpos[3 * body + 0];
-    out[1] = data_->xpos[3 * body + 2];
-    out[2] = data_->xquat[4 * body + 0];
-    out[3] = data_->xquat[4 * body + 2];
-  }
-  // site_distance(site1, site2): np.linalg.norm(site1 - site2).
-  double SiteDistance(int site1, int site2) const {
-    double v[3];
-    for (int i = 0; i < 3; ++i) {
-      v[i] = data_->site_xpos[3 * site1 + i] - data_->site_xpos[3 * site2 + i];
-    }
-    return Norm(v, 3);
-  }
-
   planar_arm::Arm arm_;
   int hand_, target_, target_site_, grasp_site_;
   double box_size_;

@@ -26,6 +26,7 @@
 #include "core/np_random.h"
 #include "envs/common/mujoco_api.h"
 #include "envs/common/numpy_blas.h"
+#include "envs/common/numpy_loops.h"
 
 // numpy's Generator.standard_normal (its ziggurat), from numpy's own random C
 // library (numpy/random/lib/libnpyrandom.a), so that the draws are numpy's by
@@ -53,31 +54,8 @@ inline ModelSizes ReadModelSizes(const Config& config) {
   return s;
 }
 
-// numpy's pairwise summation (np.sum / ndarray.sum over a contiguous array,
-// and np.add.reduce): below 8 elements a plain loop, up to 128 eight
-// accumulators combined pairwise, above that halves recursively.
-template <typename T>
-T PairwiseSum(const T* a, int64_t n) {
-  if (n < 8) {
-    T res = 0;
-    for (int64_t i = 0; i < n; ++i) res += a[i];
-    return res;
-  }
-  if (n <= 128) {
-    T r[8];
-    for (int j = 0; j < 8; ++j) r[j] = a[j];
-    int64_t i = 8;
-    for (; i < n - (n % 8); i += 8) {
-      for (int j = 0; j < 8; ++j) r[j] += a[i + j];
-    }
-    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) res += a[i];
-    return res;
-  }
-  int64_t n2 = n / 2;
-  n2 -= n2 % 8;
-  return PairwiseSum(a, n2) + PairwiseSum(a + n2, n - n2);
-}
+// numpy's pairwise summation (envs/common/numpy_loops.h).
+using envpool_lite::PairwiseSum;
 
 // np.sum(np.square(a)).
 template <typename T>
