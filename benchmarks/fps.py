@@ -62,6 +62,11 @@ class Task:
     vizdoom_gym_id: str | None = None  # vizdoom's own gymnasium env, if any
     atari_game: str | None = None  # Atari: the ROM id, for ale-py's peers
     dm_control: tuple = ()  # dm_control: (domain, task), for dm_control's own loop
+    env_id: str | None = None  # the id to make, where name is a label (a task with other options)
+
+    @property
+    def make_id(self) -> str:
+        return self.env_id or self.name
 
 
 TASKS = {
@@ -132,6 +137,21 @@ TASKS = {
             ("HumanoidRun-v1", ("humanoid", "run"), 8000),
         )
     },
+    # From pixels: 84x84 frames of camera 0, drawn by each env's thread
+    # (software OpenGL here). EnvPool 1.2.5's from_pixels aborts without a
+    # GL context; the peer is dm_control's pixels.Wrapper loop.
+    "CheetahRun-v1:pixels": Task(
+        "CheetahRun-v1:pixels",
+        None,
+        options={"from_pixels": True, "img_height": 84, "img_width": 84, "camera_id": 0},
+        headline=(),
+        full=((1, 1, 1), (2, 2, 2), (4, 2, 2)),
+        quick=(),
+        steps=400,
+        limit_steps=400,
+        dm_control=("cheetah", "run"),
+        env_id="CheetahRun-v1",
+    ),
 }
 
 
@@ -189,7 +209,7 @@ def action_space(task: Task):
     (the same as EnvPool's and gymnasium's for the tasks here)."""
     import envpool_lite
 
-    return envpool_lite.make_spec(task.name, **task.options, **task.lite_options).action_space
+    return envpool_lite.make_spec(task.make_id, **task.options, **task.lite_options).action_space
 
 
 def _random_actions(task: Task, batch: int, rng: np.random.Generator, count: int = 64) -> list[np.ndarray]:
@@ -223,7 +243,7 @@ def run_envpool_lite(task: Task, cfg: Config, steps: int, num_workers: int = 0) 
     import envpool_lite
 
     env = envpool_lite.make(
-        task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0,
+        task.make_id, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0,
         num_workers=num_workers, **task.options, **task.lite_options,
     )  # fmt: skip
     try:
@@ -262,6 +282,10 @@ def run_envpool(task: Task, cfg: Config, steps: int) -> float:
             import envpool
         except Exception as e:  # not installed, or broken on this Python
             raise Skip(f"envpool not importable ({type(e).__name__})") from None
+    if task.options.get("from_pixels"):
+        # Measured here: its make() aborts the process ("an OpenGL platform
+        # library has not been loaded") where it has no GL context of its own.
+        raise Skip("EnvPool 1.2.5's from_pixels aborts without an OpenGL context")
     with _scratch_cwd(task.vizdoom_gym_id is not None):  # its ViZDoom engines write _vizdoom files there
         return _run_envpool(envpool, task, cfg, steps)
 
@@ -271,7 +295,7 @@ def _run_envpool(envpool, task: Task, cfg: Config, steps: int) -> float:
 
     with warnings.catch_warnings():  # EnvPool's own space warnings
         warnings.simplefilter("ignore")
-        env = envpool.make(task.name, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0, **task.options)
+        env = envpool.make(task.make_id, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0, **task.options)
     try:
         return _run_pool_async(env, task, cfg, steps)
     finally:
@@ -381,6 +405,11 @@ def run_dm_control_loop(task: Task, cfg: Config, steps: int) -> float:
     except ImportError:
         raise Skip("dm_control not installed", missing=True) from None
     env = suite.load(*task.dm_control, task_kwargs={"random": 0})
+    if task.options.get("from_pixels"):
+        from dm_control.suite.wrappers import pixels
+
+        size = {"height": task.options["img_height"], "width": task.options["img_width"], "camera_id": task.options["camera_id"]}
+        env = pixels.Wrapper(env, pixels_only=True, render_kwargs=size)
     spec = env.action_spec()
     actions = list(np.random.default_rng(0).uniform(spec.minimum, spec.maximum, size=(1024, *spec.shape)))
     env.reset()
@@ -566,8 +595,8 @@ def single_thread_limit(task: Task, repeats: int, scale: str) -> float:
     steps = 1_000_000 // STEP_DIVISOR[scale]
     if task.limit_steps:
         steps = task.limit_steps // STEP_DIVISOR[scale]
-    options = envpool_lite.make_spec(task.name, **task.options, **task.lite_options).env_options
-    return statistics.median(_core.single_thread_steps_per_second(task.name, options, steps) for _ in range(repeats))
+    options = envpool_lite.make_spec(task.make_id, **task.options, **task.lite_options).env_options
+    return statistics.median(_core.single_thread_steps_per_second(task.make_id, options, steps) for _ in range(repeats))
 
 
 class Progress:

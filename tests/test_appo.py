@@ -275,6 +275,17 @@ def test_cleanrl_continuous_example_runs(capsys):
     np.testing.assert_allclose(rms.var, data.var(0), rtol=1e-4)
 
 
+def test_cleanrl_continuous_trains_on_a_dm_control_task(capsys):
+    """A dict observation (dm_control's) is flattened in key order."""
+    import cleanrl_ppo_continuous_gym as ppo_continuous
+
+    obs = {"orientations": np.arange(6.0).reshape(2, 3), "height": np.array([7.0, 8.0])}
+    np.testing.assert_array_equal(ppo_continuous.flatten(obs), [[0, 1, 2, 7], [3, 4, 5, 8]])
+    args = ppo_continuous.Args(env_id="CartpoleSwingup-v1", total_timesteps=2 * 4 * 64, num_envs=4, num_steps=64, num_minibatches=4, update_epochs=2)
+    ppo_continuous.train(args)
+    assert "iteration 2/2" in capsys.readouterr().out
+
+
 def test_log_prob_and_entropy_match_torch_distributions():
     import gymnasium
 

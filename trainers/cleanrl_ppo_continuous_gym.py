@@ -5,9 +5,12 @@ and the equivalent of its gym wrappers done on the batch: ClipAction,
 NormalizeObservation + clip to [-10, 10], NormalizeReward + clip to
 [-10, 10] (running mean/std, as gym's wrappers compute them, per pool).
 
-envpool_lite is a drop-in for EnvPool here: only the import changes.
+envpool_lite is a drop-in for EnvPool here: only the import changes. A dict
+observation (dm_control's tasks) is flattened in key order, as CleanRL's
+FlattenObservation wrapper does for its dm_control runs.
 
     python trainers/cleanrl_ppo_continuous_gym.py --env-id HalfCheetah-v5 --total-timesteps 1000000
+    python trainers/cleanrl_ppo_continuous_gym.py --env-id CheetahRun-v1 --total-timesteps 1000000
 """
 
 from __future__ import annotations
@@ -103,6 +106,14 @@ class Agent(nn.Module):
         return action, probs.log_prob(action).sum(1), probs.entropy().sum(1), self.critic(x)
 
 
+def flatten(obs) -> np.ndarray:
+    """(num_envs, n) float64: a dict observation's arrays raveled per env and
+    concatenated in key order; an array observation as it is."""
+    if not isinstance(obs, dict):
+        return obs
+    return np.concatenate([v.reshape(len(v), -1) for v in obs.values()], axis=1)
+
+
 def train(args: Args) -> list[tuple[int, float]]:
     """Runs PPO; returns (global step, return) of each episode that finished
     (the raw reward, not the normalised one)."""
@@ -115,7 +126,9 @@ def train(args: Args) -> list[tuple[int, float]]:
     num_iterations = args.total_timesteps // batch_size
 
     envs = envpool_lite.make(args.env_id, env_type="gym", num_envs=args.num_envs, seed=args.seed)
-    obs_shape, act_shape = envs.observation_space.shape, envs.action_space.shape
+    space = envs.observation_space
+    obs_shape = (sum(int(np.prod(s.shape)) for s in space.spaces.values()),) if hasattr(space, "spaces") else space.shape
+    act_shape = envs.action_space.shape
     low, high = envs.action_space.low, envs.action_space.high
     norm = Normalizer(obs_shape, args.num_envs, args.gamma)
 
@@ -132,7 +145,7 @@ def train(args: Args) -> list[tuple[int, float]]:
     finished: list[tuple[int, float]] = []
 
     global_step = 0
-    next_obs = torch.Tensor(norm.obs(envs.reset()))
+    next_obs = torch.Tensor(norm.obs(flatten(envs.reset())))
     next_done = torch.zeros(args.num_envs)
     start = time.time()
     for iteration in range(1, num_iterations + 1):
@@ -154,7 +167,7 @@ def train(args: Args) -> list[tuple[int, float]]:
                 finished.append((global_step, float(episode_returns[k])))
                 episode_returns[k] = 0
             rewards[step] = torch.tensor(norm.reward(reward, done), dtype=torch.float32)
-            next_obs, next_done = torch.Tensor(norm.obs(o)), torch.Tensor(done.astype(np.float32))
+            next_obs, next_done = torch.Tensor(norm.obs(flatten(o))), torch.Tensor(done.astype(np.float32))
 
         with torch.no_grad():
             next_value = agent.get_value(next_obs).reshape(1, -1)

@@ -110,14 +110,15 @@ class DmControl(Family):
         return kwargs
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
-        xml, names, data = model_and_assets(internal["domain_name"], internal["task_name"])
         # The OpenGL backend of from_pixels and render(): MUJOCO_GL (which
-        # dm_control reads too), else for pixels the first of EGL and OSMesa
-        # that works (a clear error now if none does); render() alone tries
-        # them when it first draws.
+        # dm_control reads too, when first imported: so found before the
+        # model is), else for pixels the first of EGL and OSMesa that works
+        # (a clear error now if none does); render() alone tries them when
+        # it first draws.
         backend = os.environ.get("MUJOCO_GL", "").lower()
         if not backend and config.get("from_pixels"):
             backend = mujoco_family.gl_backend(task_id)
+        xml, names, data = model_and_assets(internal["domain_name"], internal["task_name"])
         return {
             **internal,
             "mujoco_lib": mujoco_family.library_path(task_id),
