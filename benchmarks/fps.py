@@ -11,7 +11,7 @@ that machine noise hits all of them alike; the median is reported with the
 spread (min-max).
 
     python benchmarks/fps.py                 # the headline settings, about 4 minutes
-    python benchmarks/fps.py --full          # the complete sweep, about 25 minutes (MuJoCo: about 12 of them)
+    python benchmarks/fps.py --full          # the complete sweep, about 32 minutes (MuJoCo: about 12 of them, dm_control 7)
     python benchmarks/fps.py --quick         # under a minute
     python benchmarks/fps.py --systems envpool_lite,envpool --tasks CartPole-v1
     python benchmarks/fps.py --out results/  # a directory (fps.json, fps.png) or a .json file
@@ -214,11 +214,11 @@ def action_space(task: Task):
 
 def _random_actions(task: Task, batch: int, rng: np.random.Generator, count: int = 64) -> list[np.ndarray]:
     """count batches of uniform random actions: int32 indices for a
-    Discrete space, float32 within the bounds for a Box."""
+    Discrete space, within the bounds for a Box, in its dtype (float32 for gymnasium's MuJoCo tasks, float64 for dm_control's, as both pools take them)."""
     space = action_space(task)
     if hasattr(space, "n"):
         return [rng.integers(0, space.n, size=batch).astype(np.int32) for _ in range(count)]
-    return [rng.uniform(space.low, space.high, size=(batch, *space.shape)).astype(np.float32) for _ in range(count)]
+    return [rng.uniform(space.low, space.high, size=(batch, *space.shape)).astype(space.dtype) for _ in range(count)]
 
 
 def _run_pool_async(env, task: Task, cfg: Config, steps: int) -> float:
@@ -672,7 +672,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser = _Parser(prog="fps.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     scale = parser.add_mutually_exclusive_group()
     scale.add_argument("--quick", action="store_true", help="one setting per task, under a minute")
-    scale.add_argument("--full", action="store_true", help="the complete sweep (thread and env sweeps), about 25 minutes on 2 cores")
+    scale.add_argument("--full", action="store_true", help="the complete sweep (thread and env sweeps), about 32 minutes on 2 cores")
     parser.add_argument("--tasks", default=",".join(TASKS), help=f"comma-separated, from {', '.join(TASKS)}")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=f"comma-separated, from {', '.join(SYSTEMS)} (default: all but ray_1 and ray_2, the distributed pool)")
     parser.add_argument("--repeats", type=int, default=None, help="measurements per system and setting (default 3; 5 with --full)")
