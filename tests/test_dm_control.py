@@ -78,8 +78,14 @@ def test_faces():
     assert obs["orientations"].shape == (3, 14) and obs["orientations"].flags.c_contiguous
     assert rew.dtype == np.float64
 
+    # flat_observation: a Box (gymnasium, gym); dm_control's key on the dm face
     flat = envpool_lite.make_gymnasium("WalkerWalk-v1", num_envs=2, environment_kwargs={"flat_observation": True})
-    assert flat.single_observation_space["observations"].shape == (24,)
+    assert isinstance(flat.single_observation_space, gymnasium.spaces.Box) and flat.single_observation_space.shape == (24,)
+    obs, _ = flat.reset()
+    assert obs.shape == (2, 24)
+    flat_dm = envpool_lite.make_dm("WalkerWalk-v1", num_envs=2, environment_kwargs={"flat_observation": True})
+    assert flat_dm.observation_spec()._fields[0] == "observations"
+    assert flat_dm.reset().observation["observations"].shape == (2, 24)
 
 
 def test_same_step_autoreset_final_obs_is_a_dict():

@@ -28,7 +28,7 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
 
     def __init__(self, spec: EnvSpec, render_mode: str | None = None):
         EnvPoolBase.__init__(self, spec, render_mode)
-        self._obs_names = spec.obs_keys or ("obs",)
+        self._obs_names = spec.obs_keys or (spec.obs_name,)
         self._observation_type = state_type((*self._obs_names, "env_id", "elapsed_step", *self._info_names, "players"))
         self._players_type = players_type()
         self.num_envs = spec.config["num_envs"]

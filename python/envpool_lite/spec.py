@@ -267,6 +267,9 @@ class EnvSpec:
         self._arrays = _core.task_spec(task_id, self.env_options)
         # A dict observation's keys, in order; () for an array observation.
         self.obs_keys: tuple[str, ...] = tuple(a["name"] for a in self._arrays["obs_dict"])
+        # An array observation's name in the dm face's observation: "obs",
+        # or the env's own (dm_control's flat "observations").
+        self.obs_name: str = self._arrays["obs"]["name"] or "obs"
         self.observation_space: gymnasium.spaces.Space
         if self.obs_keys:
             # An OrderedDict: gymnasium's Dict would sort a dict's keys.
@@ -333,7 +336,7 @@ class EnvSpec:
         if self.obs_keys:
             specs = {a["name"]: _dm_spec(a["name"], _array_spec(a)) for a in self._arrays["obs_dict"]}
         else:
-            specs = {"obs": _dm_spec("obs", _array_spec(self._arrays["obs"]))}
+            specs = {self.obs_name: _dm_spec(self.obs_name, _array_spec(self._arrays["obs"]))}
         specs["env_id"] = dm_env.specs.Array((), np.int32, name="env_id")
         specs["elapsed_step"] = dm_env.specs.Array((), np.int32, name="elapsed_step")
         for info in self.info_specs:

@@ -229,9 +229,10 @@ class DmcEnv : public Env {
       spec.obs_dict.push_back(MakeBox<uint8_t>(
           "pixels", {3 * frame_stack_, img_height_, img_width_}, {0}, {255}));
     } else if (flat_) {
+      // One array (a Box for the gymnasium face), named by dm_control's key.
       int64_t n = 0;
       for (const auto& k : rec.keys()) n += static_cast<int64_t>(k.size);
-      spec.obs_dict.push_back(MakeBox<double>("observations", {n}, {}, {}));
+      spec.obs = MakeBox<double>("observations", {n}, {}, {});
     } else {
       for (const auto& k : rec.keys()) {
         spec.obs_dict.push_back(MakeBox<double>(k.name, k.shape, {}, {}));
