@@ -268,7 +268,7 @@ class EnvSpec:
         # A dict observation's keys, in order; () for an array observation.
         self.obs_keys: tuple[str, ...] = tuple(a["name"] for a in self._arrays["obs_dict"])
         # An array observation's name in the dm face's observation: "obs",
-        # or the env's own (dm_control's flat "observations").
+        # or the name the env gives its one array.
         self.obs_name: str = self._arrays["obs"]["name"] or "obs"
         self.observation_space: gymnasium.spaces.Space
         if self.obs_keys:
