@@ -30,6 +30,24 @@ struct Arm {
   int finger_qpos, thumb_qpos;
 };
 
+// The arm of a model (manipulator's, stacker's); joint_id(name) finds a
+// joint.
+template <typename JointIdFn>
+Arm FindArm(const mjModel* m, JointIdFn joint_id) {
+  Arm arm;
+  for (int i = 0; i < 8; ++i) {
+    const int j = joint_id(kArmJoints[i]);
+    arm.qpos[i] = m->jnt_qposadr[j];
+    arm.qvel[i] = m->jnt_dofadr[j];
+    const bool limited = m->jnt_limited[j] != 0;
+    arm.lower[i] = limited ? m->jnt_range[2 * j] : -kPi;
+    arm.upper[i] = limited ? m->jnt_range[2 * j + 1] : kPi;
+  }
+  arm.finger_qpos = m->jnt_qposadr[joint_id("finger")];
+  arm.thumb_qpos = m->jnt_qposadr[joint_id("thumb")];
+  return arm;
+}
+
 }  // namespace planar_arm
 
 template <bool kUsePeg, bool kInsert>
@@ -50,16 +68,7 @@ class ManipulatorEnv : public DmcEnv {
         receptacle_(kInsert ? BodyId(kUsePeg ? "slot" : "cup") : -1),
         grasp_site_(SiteId("grasp")) {
     const mjModel* m = model_.get();
-    for (int i = 0; i < 8; ++i) {
-      const int j = JointId(planar_arm::kArmJoints[i]);
-      arm_.qpos[i] = m->jnt_qposadr[j];
-      arm_.qvel[i] = m->jnt_dofadr[j];
-      const bool limited = m->jnt_limited[j] != 0;
-      arm_.lower[i] = limited ? m->jnt_range[2 * j] : -kPi;
-      arm_.upper[i] = limited ? m->jnt_range[2 * j + 1] : kPi;
-    }
-    arm_.finger_qpos = m->jnt_qposadr[JointId("finger")];
-    arm_.thumb_qpos = m->jnt_qposadr[JointId("thumb")];
+    arm_ = planar_arm::FindArm(m, [this](const char* n) { return JointId(n); });
     // _object_joints: <object>_x, _z, _y.
     const std::string object = kUsePeg ? "peg" : "ball";
     for (int i = 0; i < 3; ++i) {

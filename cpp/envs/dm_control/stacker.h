@@ -27,16 +27,7 @@ class StackerEnv : public DmcEnv {
         grasp_site_(SiteId("grasp")),
         box_size_(model_->geom_size[3 * GeomId("target")]) {
     const mjModel* m = model_.get();
-    for (int i = 0; i < 8; ++i) {
-      const int j = JointId(planar_arm::kArmJoints[i]);
-      arm_.qpos[i] = m->jnt_qposadr[j];
-      arm_.qvel[i] = m->jnt_dofadr[j];
-      const bool limited = m->jnt_limited[j] != 0;
-      arm_.lower[i] = limited ? m->jnt_range[2 * j] : -kPi;
-      arm_.upper[i] = limited ? m->jnt_range[2 * j + 1] : kPi;
-    }
-    arm_.finger_qpos = m->jnt_qposadr[JointId("finger")];
-    arm_.thumb_qpos = m->jnt_qposadr[JointId("thumb")];
+    arm_ = planar_arm::FindArm(m, [this](const char* n) { return JointId(n); });
     for (int b = 0; b < kBoxes; ++b) {
       const std::string name = "box" + std::to_string(b);
       box_body_[b] = BodyId(name.c_str());
