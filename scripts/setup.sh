@@ -52,4 +52,10 @@ fi
 # wheel that pyproject.toml pins and numpy's random C library: both must be
 # in the venv before the build.
 .venv/bin/python -m pip install -q numpy "$(grep -o '"mujoco==[^"]*"' pyproject.toml | head -1 | tr -d '"')"
+# pygame and pygame-ce both install the module `pygame`: gymnasium draws
+# with pygame-ce, and a venv that once had pygame gets pygame-ce's files back.
+if .venv/bin/python -m pip show -q pygame >/dev/null 2>&1; then
+  .venv/bin/python -m pip uninstall -q -y pygame
+  .venv/bin/python -m pip install -q --force-reinstall --no-deps "$(grep -o '"pygame-ce==[^"]*"' pyproject.toml | head -1 | tr -d '"')"
+fi
 .venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench,trainers,render,ray,lint]"

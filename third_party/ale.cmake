@@ -29,70 +29,14 @@ endif()
 set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY
              CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/pyproject.toml")
 
-set(ENVPOOL_LITE_DEPS_DIR "${PROJECT_SOURCE_DIR}/build/_deps" CACHE PATH
-    "Where third-party source distributions are fetched and unpacked")
 set(ALE_SOURCE_DIR "" CACHE PATH
     "An unpacked ale-py source distribution to build instead of fetching one")
 
 if(ALE_SOURCE_DIR)
   set(_ale_src "${ALE_SOURCE_DIR}")
 else()
-  set(_ale_cache "${ENVPOOL_LITE_DEPS_DIR}/ale-py-${ALE_PY_VERSION}")
-  set(_ale_src "${_ale_cache}/src")
-  set(_ale_stamp "${_ale_cache}/unpacked.stamp")
-  if(NOT EXISTS "${_ale_stamp}")
-    file(GLOB _ale_archive "${_ale_cache}/*.tar.gz")
-    if(NOT _ale_archive)
-      if(NOT Python_EXECUTABLE)
-        find_package(Python 3.9 REQUIRED COMPONENTS Interpreter)
-      endif()
-      message(STATUS "ALE: fetching the ale-py ${ALE_PY_VERSION} source "
-                     "distribution through pip")
-      set(_ale_download "${_ale_cache}/download")
-      # pip runs with the interpreter's own environment: a build-isolation
-      # environment (pip install . without --no-build-isolation) hides pip
-      # through PYTHONPATH. pip reads the sdist's metadata with the build
-      # tools already installed (scikit-build-core: --no-build-isolation,
-      # nothing more fetched), or else in an isolated environment of its own.
-      set(_ale_pip "${CMAKE_COMMAND}" -E env --unset=PYTHONPATH
-          --unset=PYTHONNOUSERSITE "${Python_EXECUTABLE}" -m pip download
-          --no-deps --no-binary ale-py --disable-pip-version-check
-          --dest "${_ale_download}" "ale-py==${ALE_PY_VERSION}")
-      set(_ale_log "")
-      foreach(_ale_isolation IN ITEMS shared isolated)
-        file(REMOVE_RECURSE "${_ale_download}")
-        set(_ale_cmd ${_ale_pip})
-        if(_ale_isolation STREQUAL "shared")
-          list(APPEND _ale_cmd --no-build-isolation)
-        endif()
-        execute_process(COMMAND ${_ale_cmd}
-                        RESULT_VARIABLE _ale_rc
-                        OUTPUT_VARIABLE _ale_out
-                        ERROR_VARIABLE _ale_out)
-        string(APPEND _ale_log "${_ale_out}")
-        file(GLOB _ale_archive "${_ale_download}/*.tar.gz")
-        if(_ale_rc EQUAL 0 AND _ale_archive)
-          break()
-        endif()
-      endforeach()
-      if(NOT _ale_rc EQUAL 0 OR NOT _ale_archive)
-        message(FATAL_ERROR "ALE: could not fetch the ale-py ${ALE_PY_VERSION} "
-                            "source distribution with pip (or pass "
-                            "-DALE_SOURCE_DIR=<an unpacked one>):\n${_ale_log}")
-      endif()
-      get_filename_component(_ale_name "${_ale_archive}" NAME)
-      file(RENAME "${_ale_archive}" "${_ale_cache}/${_ale_name}")
-      file(REMOVE_RECURSE "${_ale_download}")
-      set(_ale_archive "${_ale_cache}/${_ale_name}")
-    endif()
-    file(REMOVE_RECURSE "${_ale_src}" "${_ale_cache}/unpack")
-    file(ARCHIVE_EXTRACT INPUT "${_ale_archive}"
-         DESTINATION "${_ale_cache}/unpack")
-    file(GLOB _ale_top LIST_DIRECTORIES true "${_ale_cache}/unpack/*")
-    file(RENAME "${_ale_top}" "${_ale_src}")
-    file(REMOVE_RECURSE "${_ale_cache}/unpack")
-    file(TOUCH "${_ale_stamp}")
-  endif()
+  include(third_party/fetch_sdist.cmake)
+  envpool_lite_fetch_sdist(ALE ale-py ${ALE_PY_VERSION} _ale_src)
 endif()
 if(NOT EXISTS "${_ale_src}/src/ale/ale_interface.hpp")
   message(FATAL_ERROR "ALE: no ALE sources in ${_ale_src}")

@@ -58,76 +58,18 @@ if(NOT Boost_FOUND)
   return()
 endif()
 
-set(ENVPOOL_LITE_DEPS_DIR "${PROJECT_SOURCE_DIR}/build/_deps" CACHE PATH
-    "Where third-party source distributions are fetched and unpacked")
 set(VIZDOOM_SOURCE_DIR "" CACHE PATH
     "An unpacked vizdoom source distribution to build instead of fetching one")
 
 if(VIZDOOM_SOURCE_DIR)
   set(_vzd_src "${VIZDOOM_SOURCE_DIR}")
 else()
-  set(_vzd_cache "${ENVPOOL_LITE_DEPS_DIR}/vizdoom-${VIZDOOM_VERSION}")
-  set(_vzd_src "${_vzd_cache}/src")
-  set(_vzd_stamp "${_vzd_cache}/unpacked.stamp")
-  if(NOT EXISTS "${_vzd_stamp}")
-    file(GLOB _vzd_archive "${_vzd_cache}/*.tar.gz")
-    if(NOT _vzd_archive)
-      if(NOT Python_EXECUTABLE)
-        find_package(Python 3.9 REQUIRED COMPONENTS Interpreter)
-      endif()
-      message(STATUS "ViZDoom: fetching the vizdoom ${VIZDOOM_VERSION} source "
-                     "distribution through pip")
-      set(_vzd_download "${_vzd_cache}/download")
-      # pip runs with the interpreter's own environment: a build-isolation
-      # environment (pip install . without --no-build-isolation) hides pip
-      # through PYTHONPATH. pip reads the sdist's metadata with the build
-      # tools already installed (--no-build-isolation, nothing more fetched),
-      # or else in an isolated environment of its own (as ale.cmake does).
-      set(_vzd_pip "${CMAKE_COMMAND}" -E env --unset=PYTHONPATH
-          --unset=PYTHONNOUSERSITE "${Python_EXECUTABLE}" -m pip download
-          --no-deps --no-binary vizdoom --disable-pip-version-check
-          --dest "${_vzd_download}" "vizdoom==${VIZDOOM_VERSION}")
-      set(_vzd_log "")
-      foreach(_vzd_isolation IN ITEMS shared isolated)
-        file(REMOVE_RECURSE "${_vzd_download}")
-        set(_vzd_cmd ${_vzd_pip})
-        if(_vzd_isolation STREQUAL "shared")
-          list(APPEND _vzd_cmd --no-build-isolation)
-        endif()
-        execute_process(COMMAND ${_vzd_cmd}
-                        RESULT_VARIABLE _vzd_rc
-                        OUTPUT_VARIABLE _vzd_out
-                        ERROR_VARIABLE _vzd_out)
-        string(APPEND _vzd_log "${_vzd_out}")
-        file(GLOB _vzd_archive "${_vzd_download}/*.tar.gz")
-        if(_vzd_rc EQUAL 0 AND _vzd_archive)
-          break()
-        endif()
-      endforeach()
-      if(NOT _vzd_rc EQUAL 0 OR NOT _vzd_archive)
-        message(FATAL_ERROR "ViZDoom: could not fetch the vizdoom "
-                            "${VIZDOOM_VERSION} source distribution with pip:\n"
-                            "${_vzd_log}")
-      endif()
-      get_filename_component(_vzd_name "${_vzd_archive}" NAME)
-      file(RENAME "${_vzd_archive}" "${_vzd_cache}/${_vzd_name}")
-      file(REMOVE_RECURSE "${_vzd_download}")
-      set(_vzd_archive "${_vzd_cache}/${_vzd_name}")
-    endif()
-    # Only what the client library needs (the sdist also carries the whole
-    # engine's sources).
-    file(REMOVE_RECURSE "${_vzd_src}" "${_vzd_cache}/unpack")
-    file(ARCHIVE_EXTRACT INPUT "${_vzd_archive}"
-         DESTINATION "${_vzd_cache}/unpack"
-         PATTERNS "vizdoom-${VIZDOOM_VERSION}/CMakeLists.txt"
-                  "vizdoom-${VIZDOOM_VERSION}/include/*"
-                  "vizdoom-${VIZDOOM_VERSION}/src/lib/*"
-                  "vizdoom-${VIZDOOM_VERSION}/src/vizdoom/src/viz_doom_classes.h")
-    file(GLOB _vzd_top LIST_DIRECTORIES true "${_vzd_cache}/unpack/*")
-    file(RENAME "${_vzd_top}" "${_vzd_src}")
-    file(REMOVE_RECURSE "${_vzd_cache}/unpack")
-    file(TOUCH "${_vzd_stamp}")
-  endif()
+  include(third_party/fetch_sdist.cmake)
+  # Only what the client library needs (the sdist also carries the whole
+  # engine's sources).
+  envpool_lite_fetch_sdist(ViZDoom vizdoom ${VIZDOOM_VERSION} _vzd_src
+    PATTERNS "CMakeLists.txt" "include/*" "src/lib/*"
+             "src/vizdoom/src/viz_doom_classes.h")
 endif()
 if(NOT EXISTS "${_vzd_src}/src/lib/ViZDoomGame.cpp"
    OR NOT EXISTS "${_vzd_src}/include/ViZDoom.h")
