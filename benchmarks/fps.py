@@ -137,6 +137,12 @@ TASKS = {
             ("HumanoidRun-v1", ("humanoid", "run"), 8000),
         )
     },
+    # Box2D (gymnasium's tasks): LunarLander and BipedalWalker from states.
+    # 16:16:2 has gymnasium's SyncVectorEnv. Only in --full (and --tasks).
+    **{
+        name: Task(name, name, headline=(), full=((1, 1, 1), (16, 8, 2), (16, 16, 2)), quick=(), steps=steps, limit_steps=steps)
+        for name, steps in (("LunarLander-v3", 64000), ("BipedalWalker-v3", 32000))
+    },
     # From pixels: 84x84 frames of camera 0, drawn by each env's thread
     # (software OpenGL here). EnvPool 1.2.5's from_pixels aborts without a
     # GL context; the peer is dm_control's pixels.Wrapper loop.
@@ -568,7 +574,7 @@ def steps_for(system: str, cfg: Config, scale: str) -> int:
 
 def versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
-    for pkg in ["envpool_lite", "envpool", "gymnasium", "numpy", "dm-env", "ale-py", "vizdoom", "dm_control", "mujoco"]:
+    for pkg in ["envpool_lite", "envpool", "gymnasium", "numpy", "dm-env", "ale-py", "vizdoom", "dm_control", "mujoco", "box2d", "pygame-ce"]:
         try:
             out[pkg] = importlib.metadata.version(pkg)
         except importlib.metadata.PackageNotFoundError:

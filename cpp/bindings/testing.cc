@@ -1,8 +1,12 @@
 // envpool_lite._core._testing: the Atari image kernels
 // (cpp/envs/common/image.h) callable from Python, for the tests that
-// compare them with OpenCV and numpy, and a C++-timed resize benchmark; and
+// compare them with OpenCV and numpy, and a C++-timed resize benchmark;
 // numpy's random streams as the envs draw them (cpp/core/np_random.h,
-// cpp/core/np_random_state.h), for the tests that compare them with numpy.
+// cpp/core/np_random_state.h), for the tests that compare them with numpy;
+// and the pygame-ce drawing routines of the Box2D envs
+// (cpp/envs/common/pygame_draw.h: pygame_draw, pygame_smoothscale,
+// pygame_blit), for tests/test_pygame_draw.py, which compares them with
+// pygame-ce itself.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -15,6 +19,7 @@
 #include "core/np_random.h"
 #include "core/np_random_state.h"
 #include "envs/common/image.h"
+#include "envs/common/pygame_draw.h"
 
 namespace py = pybind11;
 
@@ -185,6 +190,123 @@ py::list RandomDraws(const std::string& stream, uint64_t seed,
   throw py::value_error("stream must be 'random_state' or 'generator'");
 }
 
+// ---- pygame_draw.h ----
+
+namespace pgd = envpool_lite::pygame_draw;
+
+// An (h, w, 3) uint8 image as a Surface (a copy).
+pgd::Surface ToSurface(const py::array& img_in) {
+  const U8Array img = AsU8(img_in, "img");
+  if (img.ndim() != 3 || img.shape(2) != 3) {
+    throw py::value_error("img must be (h, w, 3)");
+  }
+  pgd::Surface s(static_cast<int>(img.shape(1)),
+                 static_cast<int>(img.shape(0)));
+  std::copy(img.data(), img.data() + img.size(), s.data());
+  return s;
+}
+
+U8Array FromSurface(const pgd::Surface& s) {
+  U8Array out(std::vector<py::ssize_t>{s.height(), s.width(), 3});
+  std::copy(s.data(), s.data() + out.size(), out.mutable_data());
+  return out;
+}
+
+pgd::Color ToColor(const py::handle& h) {
+  auto t = h.cast<py::sequence>();
+  if (t.size() != 3) throw py::value_error("color must be (r, g, b)");
+  return pgd::Color{t[0].cast<uint8_t>(), t[1].cast<uint8_t>(),
+                    t[2].cast<uint8_t>()};
+}
+
+pgd::Point ToPoint(const py::handle& h) {
+  auto t = h.cast<py::sequence>();
+  if (t.size() != 2) throw py::value_error("a point must be (x, y)");
+  return pgd::Point{t[0].cast<double>(), t[1].cast<double>()};
+}
+
+std::vector<pgd::Point> ToPoints(const py::handle& h) {
+  std::vector<pgd::Point> pts;
+  for (auto p : h.cast<py::sequence>()) pts.push_back(ToPoint(p));
+  return pts;
+}
+
+// Applies pygame calls to a copy of img and returns it. ops are tuples, in
+// pygame's argument order (surface omitted):
+//   ("fill", color)                      surf.fill(color)
+//   ("rect", color, x, y, w, h)          draw.rect(surf, color, (x, y, w, h))
+//   ("polygon", color, points, width)    draw.polygon
+//   ("line", color, a, b, width)         draw.line
+//   ("lines", color, closed, points, width)  draw.lines
+//   ("aaline", color, a, b)              draw.aaline
+//   ("aalines", color, closed, points)   draw.aalines
+//   ("circle", color, center, radius, width)  draw.circle
+//   ("aapolygon", points, color)         gfxdraw.aapolygon
+//   ("filled_polygon", points, color)    gfxdraw.filled_polygon
+//   ("flip",)                            transform.flip(surf, False, True)
+U8Array PygameDraw(const py::array& img, const py::list& ops) {
+  pgd::Surface s = ToSurface(img);
+  for (auto item : ops) {
+    auto op = item.cast<py::tuple>();
+    const std::string name = op[0].cast<std::string>();
+    if (name == "fill") {
+      pgd::Fill(s, ToColor(op[1]));
+    } else if (name == "rect") {
+      pgd::DrawRect(s, ToColor(op[1]), op[2].cast<double>(),
+                    op[3].cast<double>(), op[4].cast<double>(),
+                    op[5].cast<double>());
+    } else if (name == "polygon") {
+      const auto pts = ToPoints(op[2]);
+      pgd::DrawPolygon(s, ToColor(op[1]), pts.data(),
+                       static_cast<int>(pts.size()), op[3].cast<int>());
+    } else if (name == "line") {
+      pgd::DrawLine(s, ToColor(op[1]), ToPoint(op[2]), ToPoint(op[3]),
+                    op[4].cast<int>());
+    } else if (name == "lines") {
+      const auto pts = ToPoints(op[3]);
+      pgd::DrawLines(s, ToColor(op[1]), op[2].cast<bool>(), pts.data(),
+                     static_cast<int>(pts.size()), op[4].cast<int>());
+    } else if (name == "aaline") {
+      pgd::DrawAaline(s, ToColor(op[1]), ToPoint(op[2]), ToPoint(op[3]));
+    } else if (name == "aalines") {
+      const auto pts = ToPoints(op[3]);
+      pgd::DrawAalines(s, ToColor(op[1]), op[2].cast<bool>(), pts.data(),
+                       static_cast<int>(pts.size()));
+    } else if (name == "circle") {
+      pgd::DrawCircle(s, ToColor(op[1]), ToPoint(op[2]), op[3].cast<double>(),
+                      op[4].cast<int>());
+    } else if (name == "aapolygon") {
+      const auto pts = ToPoints(op[1]);
+      pgd::GfxAapolygon(s, pts.data(), static_cast<int>(pts.size()),
+                        ToColor(op[2]));
+    } else if (name == "filled_polygon") {
+      const auto pts = ToPoints(op[1]);
+      pgd::GfxFilledPolygon(s, pts.data(), static_cast<int>(pts.size()),
+                            ToColor(op[2]));
+    } else if (name == "flip") {
+      pgd::FlipVertical(s);
+    } else {
+      throw py::value_error("unknown pygame op '" + name + "'");
+    }
+  }
+  return FromSurface(s);
+}
+
+U8Array PygameSmoothscale(const py::array& img, int height, int width) {
+  if (height < 0 || width < 0) throw py::value_error("negative size");
+  const pgd::Surface src = ToSurface(img);
+  pgd::Surface dst(width, height);
+  pgd::Smoothscale(src, dst);
+  return FromSurface(dst);
+}
+
+U8Array PygameBlit(const py::array& dst_img, const py::array& src_img, int x,
+                   int y) {
+  pgd::Surface dst = ToSurface(dst_img);
+  pgd::Blit(dst, ToSurface(src_img), x, y);
+  return FromSurface(dst);
+}
+
 }  // namespace
 
 // Called from PYBIND11_MODULE in module.cc on the `_testing` submodule.
@@ -221,4 +343,15 @@ void RegisterTestingKernels(py::module_ t) {
         "[(name, *args), ...] in order.");
   t.def("hwc_to_chw", &HwcToChw, py::arg("img"),
         "img.transpose(2, 0, 1), contiguous.");
+  t.def("pygame_draw", &PygameDraw, py::arg("img"), py::arg("ops"),
+        "A copy of the (h, w, 3) uint8 image with pygame drawing calls "
+        "applied by pygame_draw.h; ops: [(name, *args), ...] (see "
+        "PygameDraw in cpp/bindings/testing.cc).");
+  t.def("pygame_smoothscale", &PygameSmoothscale, py::arg("img"),
+        py::arg("height"), py::arg("width"),
+        "pygame.transform.smoothscale of an (h, w, 3) uint8 image to "
+        "(width, height), by pygame_draw.h.");
+  t.def("pygame_blit", &PygameBlit, py::arg("dst"), py::arg("src"),
+        py::arg("x"), py::arg("y"),
+        "A copy of dst with src blitted at (x, y), by pygame_draw.h.");
 }

@@ -8,6 +8,7 @@
 namespace envpool_lite {
 
 void RegisterAtari(Registry& registry);
+void RegisterBox2d(Registry& registry);
 void RegisterClassicControl(Registry& registry);
 void RegisterDmControl(Registry& registry);
 void RegisterMujoco(Registry& registry);
@@ -25,6 +26,9 @@ void RegisterAllEnvs(Registry& registry) {
 #ifdef ENVPOOL_LITE_MUJOCO
   registry.AddFamily("mujoco", RegisterMujoco);
   registry.AddFamily("dm_control", RegisterDmControl);
+#endif
+#ifdef ENVPOOL_LITE_BOX2D
+  registry.AddFamily("box2d", RegisterBox2d);
 #endif
 #ifdef ENVPOOL_LITE_VIZDOOM
   registry.AddFamily("vizdoom", RegisterVizdoom);

@@ -71,7 +71,8 @@ class EnvPool:
     def blocks_allocated(self) -> int: ...
 
 class _TestingKernels:
-    """The _testing submodule: Atari image kernels, for tests
+    """The _testing submodule: Atari image kernels, numpy random streams and
+    the Box2D envs' pygame drawing routines, for tests
     (cpp/bindings/testing.cc)."""
 
     @staticmethod
@@ -88,5 +89,11 @@ class _TestingKernels:
     def hwc_to_chw(img: np.ndarray) -> np.ndarray: ...
     @staticmethod
     def random_draws(stream: str, seed: int, ops: list[tuple[Any, ...]]) -> list[Any]: ...
+    @staticmethod
+    def pygame_draw(img: np.ndarray, ops: list[tuple[Any, ...]]) -> np.ndarray: ...
+    @staticmethod
+    def pygame_smoothscale(img: np.ndarray, height: int, width: int) -> np.ndarray: ...
+    @staticmethod
+    def pygame_blit(dst: np.ndarray, src: np.ndarray, x: int, y: int) -> np.ndarray: ...
 
 _testing: _TestingKernels
