@@ -137,11 +137,13 @@ TASKS = {
             ("HumanoidRun-v1", ("humanoid", "run"), 8000),
         )
     },
-    # Box2D (gymnasium's tasks): LunarLander and BipedalWalker from states.
-    # 16:16:2 has gymnasium's SyncVectorEnv. Only in --full (and --tasks).
+    # Box2D (gymnasium's tasks): LunarLander and BipedalWalker from states,
+    # CarRacing from its 96x96 pixels (a 1000x800 frame drawn and scaled down
+    # each step, by each env's thread). 16:16:2 has gymnasium's
+    # SyncVectorEnv. Only in --full (and --tasks).
     **{
         name: Task(name, name, headline=(), full=((1, 1, 1), (16, 8, 2), (16, 16, 2)), quick=(), steps=steps, limit_steps=steps)
-        for name, steps in (("LunarLander-v3", 64000), ("BipedalWalker-v3", 32000))
+        for name, steps in (("LunarLander-v3", 64000), ("BipedalWalker-v3", 32000), ("CarRacing-v3", 4000))
     },
     # From pixels: 84x84 frames of camera 0, drawn by each env's thread
     # (software OpenGL here). EnvPool 1.2.5's from_pixels aborts without a
