@@ -225,6 +225,9 @@ def assert_smoothscale(img, height, width):
     assert out.shape == ref.shape
     n = int((out != ref).any(axis=-1).sum())
     assert n == 0, f"{n} pixels differ scaling {img.shape[:2]} -> {(height, width)}"
+    # A flip reverses the order the rows are read in (no pixel moves).
+    flipped = kernels.pygame_smoothscale(img[::-1].copy(), height, width, flip=True)
+    np.testing.assert_array_equal(flipped, out)
 
 
 def test_smoothscale_backend_is_sse2():
@@ -248,6 +251,41 @@ def test_smoothscale_random_sizes():
     for _ in range(300):
         sh, sw, dh, dw = (int(v) for v in rng.integers(1, 90, 4))
         assert_smoothscale(random_image(rng, sh, sw), dh, dw)
+
+
+def test_polygon_covers():
+    """CarRacing's background: where pygame_polygon_covers says yes, pygame's
+    aapolygon + filled_polygon leave the whole surface in the polygon's color
+    (so one fill draws the same); rotated squares around a 1000x800 window,
+    from barely covering to far past int16 coordinates."""
+    rng = np.random.default_rng(16)
+    h, w = 800, 1000
+    polygons = []
+    for _ in range(50):
+        half = float(rng.choice([rng.uniform(600, 700), rng.uniform(700, 20000)]))
+        angle = float(rng.uniform(0, 2 * np.pi))
+        center = np.array([w / 2, h / 2]) + rng.uniform(-80, 80, 2)
+        corners = [(-half, -half), (half, -half), (half, half), (-half, half)]
+        rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        polygons.append([tuple(float(v) for v in rot @ np.array(c) + center) for c in corners])
+    # Rectangles whose edges run just outside, on, or just inside the border.
+    for _ in range(30):
+        x0, y0 = (float(v) for v in rng.choice([-3, -2, -1.5, -1, -0.5, 0, 0.5, 1], 2))
+        x1, y1 = (float(v) for v in np.array([w, h]) + rng.choice([-1.5, -1, -0.5, 0, 0.5, 1, 2], 2))
+        polygons.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    verdicts = []
+    for pts in polygons:
+        covers = kernels.pygame_polygon_covers(h, w, pts)
+        verdicts.append(covers)
+        if not covers:
+            continue
+        color = random_color(rng)
+        surf = pygame.Surface((w, h))
+        gfxdraw.aapolygon(surf, pts, color)
+        gfxdraw.filled_polygon(surf, pts, color)
+        img = to_image(surf)
+        assert (img == np.array(color, np.uint8)).all(), pts
+    assert 10 <= sum(verdicts) <= len(verdicts) - 10, sum(verdicts)
 
 
 def test_flip_and_blit():

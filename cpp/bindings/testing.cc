@@ -202,13 +202,13 @@ pgd::Surface ToSurface(const py::array& img_in) {
   }
   pgd::Surface s(static_cast<int>(img.shape(1)),
                  static_cast<int>(img.shape(0)));
-  std::copy(img.data(), img.data() + img.size(), s.data());
+  s.CopyFrom(img.data());
   return s;
 }
 
 U8Array FromSurface(const pgd::Surface& s) {
   U8Array out(std::vector<py::ssize_t>{s.height(), s.width(), 3});
-  std::copy(s.data(), s.data() + out.size(), out.mutable_data());
+  s.CopyTo(out.mutable_data());
   return out;
 }
 
@@ -292,9 +292,11 @@ U8Array PygameDraw(const py::array& img, const py::list& ops) {
   return FromSurface(s);
 }
 
-U8Array PygameSmoothscale(const py::array& img, int height, int width) {
+U8Array PygameSmoothscale(const py::array& img, int height, int width,
+                          bool flip) {
   if (height < 0 || width < 0) throw py::value_error("negative size");
-  const pgd::Surface src = ToSurface(img);
+  pgd::Surface src = ToSurface(img);
+  if (flip) pgd::FlipVertical(src);
   pgd::Surface dst(width, height);
   pgd::Smoothscale(src, dst);
   return FromSurface(dst);
@@ -348,9 +350,22 @@ void RegisterTestingKernels(py::module_ t) {
         "applied by pygame_draw.h; ops: [(name, *args), ...] (see "
         "PygameDraw in cpp/bindings/testing.cc).");
   t.def("pygame_smoothscale", &PygameSmoothscale, py::arg("img"),
-        py::arg("height"), py::arg("width"),
-        "pygame.transform.smoothscale of an (h, w, 3) uint8 image to "
-        "(width, height), by pygame_draw.h.");
+        py::arg("height"), py::arg("width"), py::arg("flip") = false,
+        "pygame.transform.smoothscale of an (h, w, 3) uint8 image (flipped "
+        "upside down first if flip) to (width, height), by pygame_draw.h.");
+  t.def(
+      "pygame_polygon_covers",
+      [](int height, int width, const py::handle& points) {
+        if (height < 0 || width < 0) throw py::value_error("negative size");
+        const pgd::Surface s(width, height);
+        const auto pts = ToPoints(points);
+        return pgd::GfxPolygonCovers(s, pts.data(),
+                                     static_cast<int>(pts.size()));
+      },
+      py::arg("height"), py::arg("width"), py::arg("points"),
+      "Whether gfxdraw.aapolygon + filled_polygon of points paint every "
+      "pixel of a (height, width) surface in the polygon's color, by "
+      "pygame_draw.h (CarRacing then draws its background as one fill).");
   t.def("pygame_blit", &PygameBlit, py::arg("dst"), py::arg("src"),
         py::arg("x"), py::arg("y"),
         "A copy of dst with src blitted at (x, y), by pygame_draw.h.");

@@ -701,8 +701,7 @@ inline void BipedalWalkerEnv::Render(uint8_t* rgb) {
   // [:, -VIEWPORT_W:]
   const int x0 = width - kViewportW;
   for (int row = 0; row < kViewportH; ++row) {
-    const uint8_t* src =
-        surf.data() + (static_cast<std::size_t>(row) * width + x0) * 3;
+    const uint8_t* src = surf.Pixel(x0, row);
     std::copy(src, src + kViewportW * 3,
               rgb + static_cast<std::size_t>(row) * kViewportW * 3);
   }

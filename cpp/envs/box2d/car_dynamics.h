@@ -63,8 +63,9 @@ inline double Sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
 // A screen point of car_dynamics.py's draw(): pygame.math.Vector2(c)
 // .rotate_rad(angle), then (x * zoom + translation[0], y * zoom + ...).
 inline pd::Point ToScreen(double x, double y, double zoom,
-                          const pd::Point& translation, double angle) {
-  const pygame_math::Vector2 r = pygame_math::RotateRad({x, y}, angle);
+                          const pd::Point& translation,
+                          const pygame_math::Rotation& rotation) {
+  const pygame_math::Vector2 r = rotation.Apply({x, y});
   return {r.x * zoom + translation.x, r.y * zoom + translation.y};
 }
 
@@ -300,13 +301,13 @@ class Car {
 
   // Car.draw(surface, zoom, translation, angle, draw_particles).
   void Draw(pd::Surface& surface, double zoom, const pd::Point& translation,
-            double angle, bool draw_particles) const {
+            const pygame_math::Rotation& rotation, bool draw_particles) const {
     if (draw_particles) {
       std::array<pd::Point, kMaxParticlePoints> poly;
       for (int64_t s = particles_first_; s < particles_next_; ++s) {
         const Particle& p = particles_[s % kMaxParticles];
         for (int k = 0; k < p.len; ++k) {
-          poly[k] = ToScreen(p.x[k], p.y[k], zoom, translation, angle);
+          poly[k] = ToScreen(p.x[k], p.y[k], zoom, translation, rotation);
         }
         pd::DrawLines(surface, p.grass ? kMudColor : kWheelColor,
                       /*closed=*/false, poly.data(), p.len, /*width=*/2);
@@ -325,12 +326,12 @@ class Car {
         std::array<pd::Point, b2_maxPolygonVertices> path;
         for (int k = 0; k < shape->m_count; ++k) {
           const b2Vec2 v = b2Mul(trans, shape->m_vertices[k]);  // trans * v
-          path[k] = ToScreen(v.x, v.y, zoom, translation, angle);
+          path[k] = ToScreen(v.x, v.y, zoom, translation, rotation);
         }
         pd::DrawPolygon(surface, color, path.data(), shape->m_count);
         if (!is_wheel) continue;  // "phase" not in obj.__dict__
         DrawWheelStripe(surface, wheels_[i].phase, trans, zoom, translation,
-                        angle);
+                        rotation);
       }
     }
   }
@@ -388,7 +389,8 @@ class Car {
   // The lighter stripe on a wheel, from its phase (Car.draw).
   static void DrawWheelStripe(pd::Surface& surface, double phase,
                               const b2Transform& trans, double zoom,
-                              const pd::Point& translation, double angle) {
+                              const pd::Point& translation,
+                              const pygame_math::Rotation& rotation) {
     const double a1 = phase;
     const double a2 = phase + 1.2;  // radians
     const double s1 = std::sin(a1);
@@ -409,7 +411,7 @@ class Car {
       const b2Vec2 v =
           b2Mul(trans, b2Vec2(static_cast<float>(white_poly[k][0]),
                               static_cast<float>(white_poly[k][1])));
-      path[k] = ToScreen(v.x, v.y, zoom, translation, angle);
+      path[k] = ToScreen(v.x, v.y, zoom, translation, rotation);
     }
     pd::DrawPolygon(surface, kWheelWhite, path, 4);
   }

@@ -161,8 +161,7 @@ class RewardFont {
           value |= pixels_[pixel_offset_[g] +
                            static_cast<std::size_t>(row) * width_[g] + gx];
         }
-        uint8_t* p = surface.data() +
-                     (static_cast<std::size_t>(sy) * surface.width() + sx) * 3;
+        uint8_t* p = surface.Pixel(sx, sy);
         p[0] = p[1] = p[2] = value;
       }
     }
@@ -234,7 +233,6 @@ class CarRacingEnv : public Env {
         rng_(seed),
         world_(b2Vec2(0.0f, 0.0f)),
         listener_(this),
-        window_(car_racing::kWindowW, car_racing::kWindowH),
         state_(car_racing::kStateW, car_racing::kStateH) {
     // b2World((0, 0), contactListener=...); pybox2d sets allowSleeping =
     // doSleep = True, Box2D's default.
@@ -319,9 +317,7 @@ class CarRacingEnv : public Env {
   }
 
   void WriteObs(const Row& row) override {
-    std::memcpy(row.Obs<uint8_t>(), state_.data(),
-                static_cast<std::size_t>(car_racing::kStateH) *
-                    car_racing::kStateW * 3);
+    state_.CopyTo(row.Obs<uint8_t>());
     *row.Info<bool>(0) = lap_finished_;
   }
 
@@ -338,9 +334,7 @@ class CarRacingEnv : public Env {
       video_ = pygame_draw::Surface(car_racing::kVideoW, car_racing::kVideoH);
     }
     DrawFrame(/*draw_particles=*/true, video_);
-    std::memcpy(rgb, video_.data(),
-                static_cast<std::size_t>(car_racing::kVideoH) *
-                    car_racing::kVideoW * 3);
+    video_.CopyTo(rgb);
   }
 
  private:
@@ -681,23 +675,26 @@ class CarRacingEnv : public Env {
   // transform.smoothscale to out's size.
   void DrawFrame(bool draw_particles, Surface& out) {
     using namespace car_racing;  // NOLINT: the constants
-    Surface& surf = window_;
-    pygame_draw::Fill(surf, Color{0, 0, 0});  // a new pygame.Surface
+    // self.surf: redrawn whole each frame, so one per worker thread rather
+    // than per env (16 envs' 2.4 MB windows would not stay in the cache).
+    thread_local Surface thread_window(kWindowW, kWindowH);
+    window_ = &thread_window;
+    Surface& surf = thread_window;
 
     // computing transformations
     const double angle = -static_cast<double>(car_.hull()->GetAngle());
+    const pygame_math::Rotation rotation(angle);  // Vector2.rotate_rad(angle)
     // Animating first second zoom.
     const double zoom = 0.1 * kScale * std::max(1 - t_, 0.0) +
                         kZoom * kScale * std::min(t_, 1.0);
     const b2Vec2& position = car_.hull()->GetPosition();
     const double scroll_x = -static_cast<double>(position.x) * zoom;
     const double scroll_y = -static_cast<double>(position.y) * zoom;
-    const pygame_math::Vector2 trans =
-        pygame_math::RotateRad({scroll_x, scroll_y}, angle);
+    const pygame_math::Vector2 trans = rotation.Apply({scroll_x, scroll_y});
     const Point translation{kWindowW / 2.0 + trans.x, kWindowH / 4.0 + trans.y};
 
-    RenderRoad(zoom, translation, angle);
-    car_.Draw(surf, zoom, translation, angle, draw_particles);
+    RenderRoad(zoom, translation, rotation);
+    car_.Draw(surf, zoom, translation, rotation, draw_particles);
 
     pygame_draw::FlipVertical(surf);
 
@@ -712,17 +709,29 @@ class CarRacingEnv : public Env {
     pygame_draw::Smoothscale(surf, out);
   }
 
-  // _render_road(zoom, translation, angle).
-  void RenderRoad(double zoom, const Point& translation, double angle) {
+  // _render_road(zoom, translation, rotation).
+  void RenderRoad(double zoom, const Point& translation,
+                  const pygame_math::Rotation& rotation) {
     using namespace car_racing;  // NOLINT: the constants
     const double bounds = kPlayfield;
     const double field[4][2] = {{bounds, bounds},
                                 {bounds, -bounds},
                                 {-bounds, -bounds},
                                 {-bounds, bounds}};
-    // draw background
-    DrawColoredPolygon(field, ToColor(bg_color_), zoom, translation, angle,
-                       /*clip=*/false);
+    // draw background, on a new (black) pygame.Surface. Once the field
+    // covers the window (after the first second's zoom), that is one fill.
+    Point corners[4];
+    for (int k = 0; k < 4; ++k) {
+      corners[k] =
+          ToScreen(field[k][0], field[k][1], zoom, translation, rotation);
+    }
+    if (pygame_draw::GfxPolygonCovers(*window_, corners, 4)) {
+      pygame_draw::Fill(*window_, ToColor(bg_color_));
+    } else {
+      pygame_draw::Fill(*window_, Color{0, 0, 0});
+      DrawColoredPolygon(field, ToColor(bg_color_), zoom, translation, rotation,
+                         /*clip=*/false);
+    }
 
     // draw grass patches
     const Color grass_color = ToColor(grass_color_);
@@ -733,7 +742,7 @@ class CarRacingEnv : public Env {
             {kGrassDim * x + 0, kGrassDim * y + 0},
             {kGrassDim * x + 0, kGrassDim * y + kGrassDim},
             {kGrassDim * x + kGrassDim, kGrassDim * y + kGrassDim}};
-        DrawColoredPolygon(poly, grass_color, zoom, translation, angle,
+        DrawColoredPolygon(poly, grass_color, zoom, translation, rotation,
                            /*clip=*/true);
       }
     }
@@ -747,7 +756,7 @@ class CarRacingEnv : public Env {
       // color = [int(c) for c in color]
       const Color color =
           rp.tile >= 0 ? ToColor(tiles_[rp.tile].color) : rp.color;
-      DrawColoredPolygon(poly, color, zoom, translation, angle,
+      DrawColoredPolygon(poly, color, zoom, translation, rotation,
                          /*clip=*/true);
     }
   }
@@ -759,15 +768,16 @@ class CarRacingEnv : public Env {
                  static_cast<uint8_t>(static_cast<int>(c[2]))};
   }
 
-  // _draw_colored_polygon(surface, poly, color, zoom, translation, angle,
+  // _draw_colored_polygon(surface, poly, color, zoom, translation, rotation,
   // clip).
   void DrawColoredPolygon(const double (&poly)[4][2], Color color, double zoom,
-                          const Point& translation, double angle, bool clip) {
+                          const Point& translation,
+                          const pygame_math::Rotation& rotation, bool clip) {
     using namespace car_racing;  // NOLINT: the constants
     Point points[4];
     bool visible = !clip;
     for (int k = 0; k < 4; ++k) {
-      points[k] = ToScreen(poly[k][0], poly[k][1], zoom, translation, angle);
+      points[k] = ToScreen(poly[k][0], poly[k][1], zoom, translation, rotation);
       // Skip polygons outside the screen grown by MAX_SHAPE_DIM.
       if (-kMaxShapeDim <= points[k].x &&
           points[k].x <= kWindowW + kMaxShapeDim &&
@@ -777,8 +787,8 @@ class CarRacingEnv : public Env {
       }
     }
     if (!visible) return;
-    pygame_draw::GfxAapolygon(window_, points, 4, color);
-    pygame_draw::GfxFilledPolygon(window_, points, 4, color);
+    pygame_draw::GfxAapolygon(*window_, points, 4, color);
+    pygame_draw::GfxFilledPolygon(*window_, points, 4, color);
   }
 
   // _render_indicators(W, H).
@@ -789,7 +799,7 @@ class CarRacingEnv : public Env {
                               {static_cast<double>(W), H - 5 * h},
                               {0.0, H - 5 * h},
                               {0.0, static_cast<double>(H)}};
-    pygame_draw::DrawPolygon(window_, Color{0, 0, 0}, polygon, 4);
+    pygame_draw::DrawPolygon(*window_, Color{0, 0, 0}, polygon, 4);
 
     auto vertical_ind = [&](int place, double val, Point out[4]) {
       out[0] = {place * s, H - (h + h * val)};
@@ -806,7 +816,7 @@ class CarRacingEnv : public Env {
     // render if the indicator value is above a threshold
     auto render_if_min = [&](double value, const Point points[4], Color color) {
       if (std::abs(value) > 1e-4) {
-        pygame_draw::DrawPolygon(window_, color, points, 4);
+        pygame_draw::DrawPolygon(*window_, color, points, 4);
       }
     };
 
@@ -867,9 +877,9 @@ class CarRacingEnv : public Env {
   bool new_lap_ = false;
   bool lap_finished_ = false;  // info["lap_finished"] of the last step
 
-  Surface window_;  // self.surf, WINDOW_W x WINDOW_H
-  Surface state_;   // the observation, STATE_W x STATE_H
-  Surface video_;   // render()'s frame, VIDEO_W x VIDEO_H (on first use)
+  Surface* window_ = nullptr;  // self.surf while DrawFrame draws
+  Surface state_;              // the observation, STATE_W x STATE_H
+  Surface video_;  // render()'s frame, VIDEO_W x VIDEO_H (on first use)
 };
 
 }  // namespace envpool_lite

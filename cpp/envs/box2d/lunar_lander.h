@@ -283,8 +283,7 @@ class LunarLanderEnv : public Env {
     if (surf_.width() == 0) surf_ = pd::Surface(kViewportW, kViewportH);
     pd::DrawRect(surf_, {255, 255, 255}, 0, 0, kViewportW, kViewportH);
     if (!world_) {  // not reset yet: a blank picture
-      std::memcpy(rgb, surf_.data(),
-                  static_cast<std::size_t>(kViewportW) * kViewportH * 3);
+      surf_.CopyTo(rgb);
       return;
     }
 
@@ -356,8 +355,7 @@ class LunarLanderEnv : public Env {
     }
 
     pd::FlipVertical(surf_);
-    std::memcpy(rgb, surf_.data(),
-                static_cast<std::size_t>(kViewportW) * kViewportH * 3);
+    surf_.CopyTo(rgb);
   }
 
  protected:

@@ -40,6 +40,12 @@
 // the one pygame uses on x86-64), Blit. Not here: pygame.font text
 // (CarRacing's score).
 //
+// Speed, without changing a value: FlipVertical moves no pixel (it reverses
+// the order Surface reads rows in); Smoothscale's shrink works out pygame's
+// per-pixel weights once per size and runs its uint16 arithmetic on 16 (SSE2)
+// or 32 (AVX2, when the CPU has it) rows at once; GfxPolygonCovers tells
+// when a polygon paints the whole surface, so that a Fill can draw it.
+//
 // Exactness is checked against pygame-ce itself on random inputs by
 // tests/test_pygame_draw.py (through envpool_lite._core._testing).
 // Requires IEEE float32/float64 arithmetic without FMA contraction (the
@@ -53,6 +59,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define ENVPOOL_LITE_AVX2_DISPATCH 1
+#endif
 
 namespace envpool_lite::pygame_draw {
 
@@ -72,25 +86,36 @@ struct Point {
   double x, y;
 };
 
-// An (h, w, 3) RGB row-major image: np.transpose(pixels3d(surf), (1, 0, 2)).
+// An (h, w, 3) RGB image: np.transpose(pixels3d(surf), (1, 0, 2)).
+// Row y of the picture lies at memory row y, or at memory row h - 1 - y
+// after an odd number of FlipVertical calls (a flip swaps no pixels: it
+// reverses the row order that Row / Pixel read). CopyTo writes the picture
+// in row-major order either way.
 class Surface {
  public:
   Surface() = default;
   Surface(int w, int h)
-      : w_(w), h_(h), data_(static_cast<std::size_t>(w) * h * 3, 0) {}
+      : w_(w), h_(h), data_(static_cast<std::size_t>(w) * h * 3 + kPad, 0) {}
   int width() const { return w_; }
   int height() const { return h_; }
-  uint8_t* data() { return data_.data(); }
-  const uint8_t* data() const { return data_.data(); }
+  bool flipped() const { return flipped_; }
 
   bool Contains(int x, int y) const {
     return x >= 0 && y >= 0 && x < w_ && y < h_;
   }
+  uint8_t* Row(int y) {
+    const int m = flipped_ ? h_ - 1 - y : y;
+    return data_.data() + static_cast<std::size_t>(m) * w_ * 3;
+  }
+  const uint8_t* Row(int y) const {
+    const int m = flipped_ ? h_ - 1 - y : y;
+    return data_.data() + static_cast<std::size_t>(m) * w_ * 3;
+  }
   uint8_t* Pixel(int x, int y) {
-    return data_.data() + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    return Row(y) + static_cast<std::size_t>(x) * 3;
   }
   const uint8_t* Pixel(int x, int y) const {
-    return data_.data() + (static_cast<std::size_t>(y) * w_ + x) * 3;
+    return Row(y) + static_cast<std::size_t>(x) * 3;
   }
   // Sets a pixel if it lies on the surface (pygame's set_at on the clip rect).
   void Set(int x, int y, Color c) {
@@ -100,9 +125,31 @@ class Surface {
     p[1] = c.g;
     p[2] = c.b;
   }
+  // Every byte of the picture, in whatever row order (for whole fills).
+  uint8_t* bytes() { return data_.data(); }
+  // The picture, row-major, into an (h, w, 3) buffer.
+  void CopyTo(uint8_t* out) const {
+    const std::size_t row = static_cast<std::size_t>(w_) * 3;
+    if (!flipped_) {
+      std::memcpy(out, data_.data(), row * h_);
+      return;
+    }
+    for (int y = 0; y < h_; ++y) std::memcpy(out + y * row, Row(y), row);
+  }
+  // The picture from an (h, w, 3) row-major buffer.
+  void CopyFrom(const uint8_t* in) {
+    flipped_ = false;
+    std::memcpy(data_.data(), in, static_cast<std::size_t>(w_) * h_ * 3);
+  }
+  void ReverseRows() { flipped_ = !flipped_; }
+
+  // Readable bytes past the last pixel, so that the 48-byte loads of
+  // Smoothscale that start on a pixel of the last row stay in the buffer.
+  static constexpr std::size_t kPad = 64;
 
  private:
   int w_ = 0, h_ = 0;
+  bool flipped_ = false;
   std::vector<uint8_t> data_;
 };
 
@@ -203,12 +250,21 @@ inline void StoreRgb(uint8_t* p, Color c) {
   p[2] = c.b;
 }
 
+// n pixels of color c from p: 16 pixels (48 bytes) per step, then one by one.
+inline void FillPixels(uint8_t* p, int n, Color c) {
+  if (n >= 16) {
+    uint8_t pattern[48];
+    for (int i = 0; i < 16; ++i) StoreRgb(pattern + 3 * i, c);
+    for (; n >= 16; n -= 16, p += 48) std::memcpy(p, pattern, 48);
+  }
+  for (; n > 0; --n, p += 3) StoreRgb(p, c);
+}
+
 // ---- draw.c helpers (clip rect = the whole surface) ----
 
 // drawhorzline: fills x1..x2 of row y (already clipped).
 inline void HorzLine(Surface& s, Color c, int x1, int y, int x2) {
-  uint8_t* p = s.Pixel(x1, y);
-  for (int x = x1; x <= x2; ++x, p += 3) StoreRgb(p, c);
+  FillPixels(s.Pixel(x1, y), x2 - x1 + 1, c);
 }
 
 // drawvertline: fills y1..y2 of column x (already clipped).
@@ -767,6 +823,9 @@ inline void CircleRing(Surface& s, Color c, int x0, int y0, int radius,
 
 // _putPixelAlpha for a 32-bit XRGB surface (DEFAULT_ALPHA_PIXEL_ROUTINE):
 // per channel, dst + (((src - dst) in Uint32 >> shift) * alpha >> 8), masked.
+// The wrap-around of the Uint32 difference and the mask make that
+// dst + floor((src - dst) * alpha / 256) in plain ints (an arithmetic shift;
+// checked for every src, dst and alpha).
 inline void GfxPutPixelAlpha(Surface& s, int x, int y, Color c,
                              uint32_t alpha) {
   if (!s.Contains(x, y)) return;
@@ -775,19 +834,10 @@ inline void GfxPutPixelAlpha(Surface& s, int x, int y, Color c,
     StoreRgb(p, c);
     return;
   }
-  const uint32_t dc = (static_cast<uint32_t>(p[0]) << 16) |
-                      (static_cast<uint32_t>(p[1]) << 8) | p[2];
-  const uint32_t color = (static_cast<uint32_t>(c.r) << 16) |
-                         (static_cast<uint32_t>(c.g) << 8) | c.b;
-  auto channel = [&](uint32_t mask, uint32_t shift) {
-    const uint32_t diff = (color & mask) - (dc & mask);
-    return ((dc & mask) + ((((diff >> shift) * alpha) >> 8) << shift)) & mask;
-  };
-  const uint32_t out =
-      channel(0xff0000u, 16) | channel(0xff00u, 8) | channel(0xffu, 0);
-  p[0] = static_cast<uint8_t>(out >> 16);
-  p[1] = static_cast<uint8_t>(out >> 8);
-  p[2] = static_cast<uint8_t>(out);
+  const int a = static_cast<int>(alpha);
+  p[0] = static_cast<uint8_t>(p[0] + (((c.r - p[0]) * a) >> 8));
+  p[1] = static_cast<uint8_t>(p[1] + (((c.g - p[1]) * a) >> 8));
+  p[2] = static_cast<uint8_t>(p[2] + (((c.b - p[2]) * a) >> 8));
 }
 
 // pixelColorWeightNolock: alpha = (255 * weight) >> 8.
@@ -958,34 +1008,382 @@ inline uint8_t PackUs(uint16_t v) {
   return static_cast<uint8_t>(sv < 0 ? 0 : (sv > 255 ? 255 : sv));
 }
 
-// filter_shrink_X_SSE2: area averaging along rows.
-inline void ShrinkX(const uint8_t* src, int src_w, uint8_t* dst, int dst_w,
-                    int height) {
-  const int xspace = 0x04000 * src_w / dst_w;
-  const auto xrecip = static_cast<uint16_t>(0x40000000 / xspace);
-  for (int y = 0; y < height; ++y) {
-    const uint8_t* sp = src + static_cast<std::size_t>(y) * src_w * 3;
-    uint8_t* dp = dst + static_cast<std::size_t>(y) * dst_w * 3;
-    uint8_t* dp_end = dp + static_cast<std::size_t>(dst_w) * 3;
-    uint16_t acc[3] = {0, 0, 0};
+// filter_shrink_X_SSE2: area averaging along rows. pygame walks each row
+// pixel by pixel with a 14-bit counter; which pixels close an output pixel
+// (and with which weights) is the same for every row, so ShrinkXPlan works
+// it out once per (src_w, dst_w) and the row loop only adds.
+struct ShrinkXPlan {
+  int src_w = -1, dst_w = -1;
+  uint16_t xrecip = 0;
+  int outputs = 0;  // output pixels pygame writes (at most dst_w)
+  int max_count = 0;
+  // Output j: the average of pixels first[j] .. edge[j] - 1 in full, plus
+  // MulHi(4 * pixel edge[j], mc[j]) and the previous edge's remainder,
+  // MulHi(4 * pixel edge[j - 1], mf[j - 1]).
+  std::vector<int> first, edge;
+  std::vector<uint16_t> mc, mf;
+  // Per source pixel: kFull (added whole), kEdge (closes an output pixel),
+  // kUnused (after the last output pixel).
+  enum : uint8_t { kFull, kEdge, kUnused };
+  std::vector<uint8_t> kind;
+
+  void Build(int sw, int dw) {
+    src_w = sw;
+    dst_w = dw;
+    const int xspace = 0x04000 * sw / dw;
+    xrecip = static_cast<uint16_t>(0x40000000 / xspace);
+    first.clear();
+    edge.clear();
+    mc.clear();
+    mf.clear();
+    max_count = 0;
     int xcounter = xspace;
-    for (int x = 0; x < src_w; ++x, sp += 3) {
+    int start = 0;
+    for (int x = 0; x < sw; ++x) {
       if (xcounter > 0x04000) {
-        for (int k = 0; k < 3; ++k)
-          acc[k] = static_cast<uint16_t>(acc[k] + sp[k]);
         xcounter -= 0x04000;
       } else {
         const int xfrac = 0x04000 - xcounter;
-        const auto mc = static_cast<uint16_t>(xcounter);
-        const auto mf = static_cast<uint16_t>(xfrac);
-        for (int k = 0; k < 3; ++k) {
-          const auto s4 = static_cast<uint16_t>(sp[k] << 2);
-          const auto d = static_cast<uint16_t>(MulHi(s4, mc) + acc[k]);
-          acc[k] = MulHi(s4, mf);
-          if (dp < dp_end) dp[k] = PackUs(MulHi(d, xrecip));
+        if (static_cast<int>(edge.size()) < dw) {
+          first.push_back(start);
+          edge.push_back(x);
+          mc.push_back(static_cast<uint16_t>(xcounter));
+          mf.push_back(static_cast<uint16_t>(xfrac));
+          max_count = std::max(max_count, x - start);
         }
-        if (dp < dp_end) dp += 3;
+        start = x + 1;
         xcounter = xspace - xfrac;
+      }
+    }
+    outputs = static_cast<int>(edge.size());
+    kind.assign(sw, kUnused);
+    for (int j = 0; j < outputs; ++j) {
+      for (int x = first[j]; x < edge[j]; ++x) kind[x] = kFull;
+      kind[edge[j]] = kEdge;
+    }
+  }
+};
+
+#if defined(__SSE2__)
+// Byte masks that keep channel c of the first n pixels of a 32-byte load.
+struct ChannelMasks {
+  alignas(16) uint8_t m[11][3][32];
+  ChannelMasks() {
+    for (int n = 0; n <= 10; ++n)
+      for (int c = 0; c < 3; ++c)
+        for (int i = 0; i < 32; ++i)
+          m[n][c][i] = (i < 3 * n && i % 3 == c) ? 0xff : 0;
+  }
+};
+
+// The per-channel sums of n <= 10 consecutive RGB pixels at p (32 bytes
+// readable), as three uint16 lanes of a uint64.
+inline uint64_t SumPixels(const uint8_t* p, int n) {
+  static const ChannelMasks masks;
+  const auto* m = masks.m[n];
+  const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  const __m128i zero = _mm_setzero_si128();
+  auto channel = [&](int c) {
+    const __m128i lo = _mm_and_si128(
+        v0, _mm_load_si128(reinterpret_cast<const __m128i*>(m[c])));
+    const __m128i hi = _mm_and_si128(
+        v1, _mm_load_si128(reinterpret_cast<const __m128i*>(m[c] + 16)));
+    return _mm_add_epi64(_mm_sad_epu8(lo, zero), _mm_sad_epu8(hi, zero));
+  };
+  __m128i t = _mm_add_epi64(channel(0), _mm_slli_epi64(channel(1), 16));
+  t = _mm_add_epi64(t, _mm_slli_epi64(channel(2), 32));
+  t = _mm_add_epi64(t, _mm_srli_si128(t, 8));
+  return static_cast<uint64_t>(_mm_cvtsi128_si64(t));
+}
+#endif
+
+#if defined(__SSE2__)
+// 16 rows of 16 bytes in, 16 vectors out: out[k] holds byte k of every row
+// (row i in lane i).
+inline void Transpose16(const __m128i in[16], __m128i out[16]) {
+  __m128i a[16], b[16];
+  // Pairs of rows: lane 2m + s of a[i] / a[i + 8] = byte m (0-7 / 8-15) of
+  // row 2i + s.
+  for (int i = 0; i < 8; ++i) {
+    a[i] = _mm_unpacklo_epi8(in[2 * i], in[2 * i + 1]);
+    a[i + 8] = _mm_unpackhi_epi8(in[2 * i], in[2 * i + 1]);
+  }
+  // Quads of rows (16-bit units are row pairs).
+  for (int h = 0; h < 2; ++h)
+    for (int i = 0; i < 4; ++i) {
+      b[8 * h + i] = _mm_unpacklo_epi16(a[8 * h + 2 * i], a[8 * h + 2 * i + 1]);
+      b[8 * h + 4 + i] =
+          _mm_unpackhi_epi16(a[8 * h + 2 * i], a[8 * h + 2 * i + 1]);
+    }
+  // Octets of rows.
+  for (int h = 0; h < 4; ++h)
+    for (int i = 0; i < 2; ++i) {
+      a[4 * h + i] = _mm_unpacklo_epi32(b[4 * h + 2 * i], b[4 * h + 2 * i + 1]);
+      a[4 * h + 2 + i] =
+          _mm_unpackhi_epi32(b[4 * h + 2 * i], b[4 * h + 2 * i + 1]);
+    }
+  // All 16 rows.
+  for (int h = 0; h < 8; ++h) {
+    out[2 * h] = _mm_unpacklo_epi64(a[2 * h], a[2 * h + 1]);
+    out[2 * h + 1] = _mm_unpackhi_epi64(a[2 * h], a[2 * h + 1]);
+  }
+}
+
+// ShrinkX on rows y0 .. y0 + 15 at once: 16 pixels at a time are loaded
+// from the 16 rows and transposed, so that each channel of a source pixel
+// is one vector of 16 rows (two of uint16) and pygame's per-pixel
+// arithmetic runs on 16 rows per instruction. Output (j, c) of the 16 rows
+// goes to cols[(3 * j + c) * 16 ...].
+template <typename RowFn>
+inline void ShrinkX16(RowFn src_row, int y0, const ShrinkXPlan& plan,
+                      uint8_t* cols) {
+  const uint8_t* rows[16];
+  for (int i = 0; i < 16; ++i) rows[i] = src_row(y0 + i);
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i xrecip = _mm_set1_epi16(static_cast<int16_t>(plan.xrecip));
+  __m128i acc_lo[3] = {zero, zero, zero}, acc_hi[3] = {zero, zero, zero};
+  const uint8_t* kind = plan.kind.data();
+  const int src_w = plan.src_w;
+  int j = 0;
+  for (int x0 = 0; x0 < src_w && j < plan.outputs; x0 += 16) {
+    __m128i in[16], t[48];
+    for (int part = 0; part < 3; ++part) {
+      for (int i = 0; i < 16; ++i) {
+        in[i] = _mm_loadu_si128(
+            reinterpret_cast<const __m128i*>(rows[i] + x0 * 3 + part * 16));
+      }
+      Transpose16(in, t + part * 16);
+    }
+    const int n = std::min(16, src_w - x0);
+    for (int p = 0; p < n; ++p) {
+      const uint8_t k = kind[x0 + p];
+      if (k == ShrinkXPlan::kUnused) break;
+      for (int c = 0; c < 3; ++c) {
+        const __m128i v = t[3 * p + c];
+        const __m128i lo = _mm_unpacklo_epi8(v, zero);
+        const __m128i hi = _mm_unpackhi_epi8(v, zero);
+        if (k == ShrinkXPlan::kFull) {
+          acc_lo[c] = _mm_add_epi16(acc_lo[c], lo);
+          acc_hi[c] = _mm_add_epi16(acc_hi[c], hi);
+          continue;
+        }
+        const __m128i mc = _mm_set1_epi16(static_cast<int16_t>(plan.mc[j]));
+        const __m128i mf = _mm_set1_epi16(static_cast<int16_t>(plan.mf[j]));
+        const __m128i lo4 = _mm_slli_epi16(lo, 2), hi4 = _mm_slli_epi16(hi, 2);
+        const __m128i d_lo = _mm_add_epi16(_mm_mulhi_epu16(lo4, mc), acc_lo[c]);
+        const __m128i d_hi = _mm_add_epi16(_mm_mulhi_epu16(hi4, mc), acc_hi[c]);
+        acc_lo[c] = _mm_mulhi_epu16(lo4, mf);
+        acc_hi[c] = _mm_mulhi_epu16(hi4, mf);
+        const __m128i out = _mm_packus_epi16(_mm_mulhi_epu16(d_lo, xrecip),
+                                             _mm_mulhi_epu16(d_hi, xrecip));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(cols + (3 * j + c) * 16),
+                         out);
+      }
+      if (k == ShrinkXPlan::kEdge) ++j;
+    }
+  }
+}
+#endif
+
+#if defined(ENVPOOL_LITE_AVX2_DISPATCH)
+// Transpose16 on both 128-bit halves at once.
+__attribute__((target("avx2"))) inline void Transpose16x2(const __m256i in[16],
+                                                          __m256i out[16]) {
+  __m256i a[16], b[16];
+  for (int i = 0; i < 8; ++i) {
+    a[i] = _mm256_unpacklo_epi8(in[2 * i], in[2 * i + 1]);
+    a[i + 8] = _mm256_unpackhi_epi8(in[2 * i], in[2 * i + 1]);
+  }
+  for (int h = 0; h < 2; ++h)
+    for (int i = 0; i < 4; ++i) {
+      b[8 * h + i] =
+          _mm256_unpacklo_epi16(a[8 * h + 2 * i], a[8 * h + 2 * i + 1]);
+      b[8 * h + 4 + i] =
+          _mm256_unpackhi_epi16(a[8 * h + 2 * i], a[8 * h + 2 * i + 1]);
+    }
+  for (int h = 0; h < 4; ++h)
+    for (int i = 0; i < 2; ++i) {
+      a[4 * h + i] =
+          _mm256_unpacklo_epi32(b[4 * h + 2 * i], b[4 * h + 2 * i + 1]);
+      a[4 * h + 2 + i] =
+          _mm256_unpackhi_epi32(b[4 * h + 2 * i], b[4 * h + 2 * i + 1]);
+    }
+  for (int h = 0; h < 8; ++h) {
+    out[2 * h] = _mm256_unpacklo_epi64(a[2 * h], a[2 * h + 1]);
+    out[2 * h + 1] = _mm256_unpackhi_epi64(a[2 * h], a[2 * h + 1]);
+  }
+}
+
+// ShrinkX16 on 32 rows (rows y0 + i and y0 + 16 + i share a 256-bit
+// register, one per 128-bit half), then straight back to the 32 rows of dst.
+template <typename RowFn>
+__attribute__((target("avx2"))) inline void ShrinkX32(RowFn src_row, int y0,
+                                                      const ShrinkXPlan& plan,
+                                                      uint8_t* cols,
+                                                      uint8_t* dst,
+                                                      std::size_t pitch) {
+  const uint8_t* rows[32];
+  for (int i = 0; i < 32; ++i) rows[i] = src_row(y0 + i);
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i xrecip = _mm256_set1_epi16(static_cast<int16_t>(plan.xrecip));
+  __m256i acc_lo[3] = {zero, zero, zero}, acc_hi[3] = {zero, zero, zero};
+  const uint8_t* kind = plan.kind.data();
+  const int src_w = plan.src_w;
+  int j = 0;
+  for (int x0 = 0; x0 < src_w && j < plan.outputs; x0 += 16) {
+    __m256i in[16], t[48];
+    for (int part = 0; part < 3; ++part) {
+      const int offset = x0 * 3 + part * 16;
+      for (int i = 0; i < 16; ++i) {
+        in[i] = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(
+                reinterpret_cast<const __m128i*>(rows[i] + offset))),
+            _mm_loadu_si128(
+                reinterpret_cast<const __m128i*>(rows[i + 16] + offset)),
+            1);
+      }
+      Transpose16x2(in, t + part * 16);
+    }
+    const int n = std::min(16, src_w - x0);
+    for (int p = 0; p < n; ++p) {
+      const uint8_t k = kind[x0 + p];
+      if (k == ShrinkXPlan::kUnused) break;
+      for (int c = 0; c < 3; ++c) {
+        const __m256i v = t[3 * p + c];
+        const __m256i lo = _mm256_unpacklo_epi8(v, zero);
+        const __m256i hi = _mm256_unpackhi_epi8(v, zero);
+        if (k == ShrinkXPlan::kFull) {
+          acc_lo[c] = _mm256_add_epi16(acc_lo[c], lo);
+          acc_hi[c] = _mm256_add_epi16(acc_hi[c], hi);
+          continue;
+        }
+        const __m256i mc = _mm256_set1_epi16(static_cast<int16_t>(plan.mc[j]));
+        const __m256i mf = _mm256_set1_epi16(static_cast<int16_t>(plan.mf[j]));
+        const __m256i lo4 = _mm256_slli_epi16(lo, 2);
+        const __m256i hi4 = _mm256_slli_epi16(hi, 2);
+        const __m256i d_lo =
+            _mm256_add_epi16(_mm256_mulhi_epu16(lo4, mc), acc_lo[c]);
+        const __m256i d_hi =
+            _mm256_add_epi16(_mm256_mulhi_epu16(hi4, mc), acc_hi[c]);
+        acc_lo[c] = _mm256_mulhi_epu16(lo4, mf);
+        acc_hi[c] = _mm256_mulhi_epu16(hi4, mf);
+        // Per half: rows 0-7 and 8-15 (16-23 and 24-31) in order.
+        const __m256i out = _mm256_packus_epi16(
+            _mm256_mulhi_epu16(d_lo, xrecip), _mm256_mulhi_epu16(d_hi, xrecip));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cols + (3 * j + c) * 32),
+                            out);
+      }
+      if (k == ShrinkXPlan::kEdge) ++j;
+    }
+  }
+  // cols is (bytes, 32 rows): back to 32 rows of `bytes`.
+  const int bytes = plan.outputs * 3;
+  int jc = 0;
+  for (; jc + 16 <= bytes; jc += 16) {
+    __m256i in[16], out[16];
+    for (int k = 0; k < 16; ++k) {
+      in[k] = _mm256_loadu_si256(
+          reinterpret_cast<const __m256i*>(cols + (jc + k) * 32));
+    }
+    Transpose16x2(in, out);
+    for (int i = 0; i < 16; ++i) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * pitch + jc),
+                       _mm256_castsi256_si128(out[i]));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + (i + 16) * pitch + jc),
+                       _mm256_extracti128_si256(out[i], 1));
+    }
+  }
+  for (; jc < bytes; ++jc) {
+    for (int i = 0; i < 32; ++i) dst[i * pitch + jc] = cols[jc * 32 + i];
+  }
+}
+
+inline bool HasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2") != 0;
+  return has;
+}
+#endif
+
+template <typename RowFn>
+inline void ShrinkX(RowFn src_row, int src_w, uint8_t* dst, int dst_w,
+                    int height) {
+  thread_local ShrinkXPlan plan_cache;
+  ShrinkXPlan& plan = plan_cache;
+  if (plan.src_w != src_w || plan.dst_w != dst_w) plan.Build(src_w, dst_w);
+  const int outputs = plan.outputs;
+  const uint16_t xrecip = plan.xrecip;
+#if defined(__SSE2__)
+  const bool simd = plan.max_count <= 10;
+#endif
+  int y = 0;
+#if defined(__SSE2__)
+  thread_local std::vector<uint8_t> cols_buffer;
+  cols_buffer.resize(static_cast<std::size_t>(outputs) * 3 * 32);
+  uint8_t* cols = cols_buffer.data();
+  const int bytes = outputs * 3;
+#if defined(ENVPOOL_LITE_AVX2_DISPATCH)
+  if (HasAvx2()) {
+    const std::size_t pitch = static_cast<std::size_t>(dst_w) * 3;
+    for (; y + 32 <= height; y += 32) {
+      ShrinkX32(src_row, y, plan, cols, dst + y * pitch, pitch);
+    }
+  }
+#endif
+  for (; y + 16 <= height; y += 16) {
+    ShrinkX16(src_row, y, plan, cols);
+    // cols is (bytes, 16 rows): back to 16 rows of `bytes`.
+    uint8_t* dp = dst + static_cast<std::size_t>(y) * dst_w * 3;
+    const std::size_t pitch = static_cast<std::size_t>(dst_w) * 3;
+    int jc = 0;
+    for (; jc + 16 <= bytes; jc += 16) {
+      __m128i in[16], out[16];
+      for (int k = 0; k < 16; ++k) {
+        in[k] = _mm_loadu_si128(
+            reinterpret_cast<const __m128i*>(cols + (jc + k) * 16));
+      }
+      Transpose16(in, out);
+      for (int i = 0; i < 16; ++i) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dp + i * pitch + jc),
+                         out[i]);
+      }
+    }
+    for (; jc < bytes; ++jc) {
+      for (int i = 0; i < 16; ++i) dp[i * pitch + jc] = cols[jc * 16 + i];
+    }
+  }
+#endif
+  for (; y < height; ++y) {
+    const uint8_t* sp = src_row(y);
+    uint8_t* dp = dst + static_cast<std::size_t>(y) * dst_w * 3;
+    uint16_t tail[3] = {0, 0, 0};
+    for (int j = 0; j < outputs; ++j, dp += 3) {
+      const int first = plan.first[j];
+      const int count = plan.edge[j] - first;
+      uint16_t acc[3];
+#if defined(__SSE2__)
+      if (simd) {
+        const uint64_t sums = SumPixels(sp + first * 3, count);
+        for (int k = 0; k < 3; ++k) {
+          acc[k] = static_cast<uint16_t>(tail[k] + (sums >> (16 * k)));
+        }
+      } else
+#endif
+      {
+        for (int k = 0; k < 3; ++k) acc[k] = tail[k];
+        for (const uint8_t* q = sp + first * 3; q < sp + plan.edge[j] * 3;
+             q += 3) {
+          for (int k = 0; k < 3; ++k)
+            acc[k] = static_cast<uint16_t>(acc[k] + q[k]);
+        }
+      }
+      const uint8_t* e = sp + plan.edge[j] * 3;
+      const uint16_t mc = plan.mc[j], mf = plan.mf[j];
+      for (int k = 0; k < 3; ++k) {
+        const auto s4 = static_cast<uint16_t>(e[k] << 2);
+        const auto d = static_cast<uint16_t>(MulHi(s4, mc) + acc[k]);
+        tail[k] = MulHi(s4, mf);
+        dp[k] = PackUs(MulHi(d, xrecip));
       }
     }
   }
@@ -1003,7 +1401,20 @@ inline void ShrinkY(const uint8_t* src, int width, uint8_t* dst, int src_h,
   for (int y = 0; y < src_h; ++y) {
     const uint8_t* sp = src + y * row;
     if (ycounter > 0x04000) {
-      for (std::size_t i = 0; i < row; ++i) {
+      std::size_t i = 0;
+#if defined(__SSE2__)
+      const __m128i zero = _mm_setzero_si128();
+      for (; i + 16 <= row; i += 16) {
+        const __m128i v =
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(sp + i));
+        auto* a = reinterpret_cast<__m128i*>(acc.data() + i);
+        _mm_storeu_si128(
+            a, _mm_add_epi16(_mm_loadu_si128(a), _mm_unpacklo_epi8(v, zero)));
+        _mm_storeu_si128(a + 1, _mm_add_epi16(_mm_loadu_si128(a + 1),
+                                              _mm_unpackhi_epi8(v, zero)));
+      }
+#endif
+      for (; i < row; ++i) {
         acc[i] = static_cast<uint16_t>(acc[i] + sp[i]);
       }
       ycounter -= 0x04000;
@@ -1012,7 +1423,32 @@ inline void ShrinkY(const uint8_t* src, int width, uint8_t* dst, int src_h,
       const auto mf = static_cast<uint16_t>(yfrac);
       const auto mc = static_cast<uint16_t>(ycounter);
       uint8_t* dp = out_y < dst_h ? dst + out_y * row : nullptr;
-      for (std::size_t i = 0; i < row; ++i) {
+      std::size_t i = 0;
+#if defined(__SSE2__)
+      if (dp) {
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i vmf = _mm_set1_epi16(static_cast<int16_t>(mf));
+        const __m128i vmc = _mm_set1_epi16(static_cast<int16_t>(mc));
+        const __m128i vrecip = _mm_set1_epi16(static_cast<int16_t>(yrecip));
+        for (; i + 16 <= row; i += 16) {
+          const __m128i v =
+              _mm_loadu_si128(reinterpret_cast<const __m128i*>(sp + i));
+          auto* a = reinterpret_cast<__m128i*>(acc.data() + i);
+          __m128i out[2];
+          for (int h = 0; h < 2; ++h) {
+            const __m128i s4 = _mm_slli_epi16(
+                h ? _mm_unpackhi_epi8(v, zero) : _mm_unpacklo_epi8(v, zero), 2);
+            const __m128i d =
+                _mm_add_epi16(_mm_mulhi_epu16(s4, vmc), _mm_loadu_si128(a + h));
+            _mm_storeu_si128(a + h, _mm_mulhi_epu16(s4, vmf));
+            out[h] = _mm_mulhi_epu16(d, vrecip);
+          }
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(dp + i),
+                           _mm_packus_epi16(out[0], out[1]));
+        }
+      }
+#endif
+      for (; i < row; ++i) {
         const auto s4 = static_cast<uint16_t>(sp[i] << 2);
         const uint16_t next = MulHi(s4, mf);
         const auto d = static_cast<uint16_t>(MulHi(s4, mc) + acc[i]);
@@ -1026,15 +1462,15 @@ inline void ShrinkY(const uint8_t* src, int width, uint8_t* dst, int src_h,
 }
 
 // filter_expand_X_SSE2: linear interpolation with 8-bit weights.
-inline void ExpandX(const uint8_t* src, int src_w, uint8_t* dst, int dst_w,
+template <typename RowFn>
+inline void ExpandX(RowFn src_row, int src_w, uint8_t* dst, int dst_w,
                     int height) {
   for (int x = 0; x < dst_w; ++x) {
     const int xm1 = 0x100 * ((x * (src_w - 1)) % dst_w) / dst_w;
     const int xm0 = 0x100 - xm1;
     const int xidx0 = x * (src_w - 1) / dst_w;
     for (int y = 0; y < height; ++y) {
-      const uint8_t* sp =
-          src + (static_cast<std::size_t>(y) * src_w + xidx0) * 3;
+      const uint8_t* sp = src_row(y) + static_cast<std::size_t>(xidx0) * 3;
       uint8_t* dp = dst + (static_cast<std::size_t>(y) * dst_w + x) * 3;
       for (int k = 0; k < 3; ++k) {
         const int next = xm1 ? sp[k + 3] : 0;  // weight 0: not read
@@ -1069,9 +1505,11 @@ inline void ExpandY(const uint8_t* src, int width, uint8_t* dst, int src_h,
 
 // surf.fill(color), and pygame.draw.rect(surf, color, surf.get_rect()).
 inline void Fill(Surface& s, Color c) {
-  uint8_t* p = s.data();
-  const std::size_t n = static_cast<std::size_t>(s.width()) * s.height();
-  for (std::size_t i = 0; i < n; ++i, p += 3) detail::StoreRgb(p, c);
+  if (s.width() == 0 || s.height() == 0) return;
+  uint8_t* p = s.bytes();
+  const std::size_t row = static_cast<std::size_t>(s.width()) * 3;
+  detail::FillPixels(p, s.width(), c);
+  for (int y = 1; y < s.height(); ++y) std::memcpy(p + y * row, p, row);
 }
 
 // pygame.draw.rect(surf, color, (x, y, w, h)) filled (width 0, no border
@@ -1242,8 +1680,8 @@ inline void GfxAapolygon(Surface& s, const Point* pts, int n, Color c) {
 // (SDL_gfx filledPolygonColorMT): scanlines with 16.16 fixed-point edge
 // intersections, spans rounded inward by one unit, drawn with hlineColor.
 // Needs n >= 3.
-inline void GfxFilledPolygon(Surface& s, const Point* pts, int n, Color c) {
-  if (n < 3 || s.width() == 0 || s.height() == 0) return;
+template <typename SpanFn>
+inline void GfxPolygonSpans(int height, const Point* pts, int n, SpanFn span) {
   using detail::Add;
   using detail::Mul;
   using detail::Sub;
@@ -1268,7 +1706,7 @@ inline void GfxFilledPolygon(Surface& s, const Point* pts, int n, Color c) {
   }
   // hlineColor draws nothing on rows outside the surface.
   const int y_lo = std::max(miny, 0);
-  const int y_hi = std::min(maxy, s.height() - 1);
+  const int y_hi = std::min(maxy, height - 1);
   for (int y = y_lo; y <= y_hi; ++y) {
     int count = 0;
     for (int i = 0; i < n; ++i) {
@@ -1298,20 +1736,43 @@ inline void GfxFilledPolygon(Surface& s, const Point* pts, int n, Color c) {
       xa = (xa >> 16) + ((xa & 32768) >> 15);
       int32_t xb = Sub(ints[i + 1], 1);
       xb = (xb >> 16) + ((xb & 32768) >> 15);
-      detail::GfxHLine(s, static_cast<int16_t>(xa), static_cast<int16_t>(xb),
-                       static_cast<int16_t>(y), c);
+      span(static_cast<int16_t>(xa), static_cast<int16_t>(xb),
+           static_cast<int16_t>(y));
     }
   }
 }
 
-// pygame.transform.flip(surf, False, True): rows in reverse order.
-inline void FlipVertical(Surface& s) {
-  const std::size_t row = static_cast<std::size_t>(s.width()) * 3;
-  for (int y = 0, z = s.height() - 1; y < z; ++y, --z) {
-    std::swap_ranges(s.data() + y * row, s.data() + (y + 1) * row,
-                     s.data() + z * row);
-  }
+inline void GfxFilledPolygon(Surface& s, const Point* pts, int n, Color c) {
+  if (n < 3 || s.width() == 0 || s.height() == 0) return;
+  GfxPolygonSpans(s.height(), pts, n, [&](int16_t xa, int16_t xb, int16_t y) {
+    detail::GfxHLine(s, xa, xb, y, c);
+  });
 }
+
+// Whether gfxdraw.aapolygon and then gfxdraw.filled_polygon of pts leave
+// every pixel of s in the polygon's color: the filled spans cover every row
+// and no outline pixel lands on s (each edge is clipped away whole). Then a
+// Fill draws the same picture.
+inline bool GfxPolygonCovers(const Surface& s, const Point* pts, int n) {
+  if (n < 3 || s.width() == 0 || s.height() == 0) return false;
+  for (int i = 0; i < n; ++i) {
+    const int k = i ? i - 1 : n - 1;
+    int16_t x1 = detail::PySint16(pts[k].x), y1 = detail::PySint16(pts[k].y);
+    int16_t x2 = detail::PySint16(pts[i].x), y2 = detail::PySint16(pts[i].y);
+    if (detail::GfxClipLine(s, x1, y1, x2, y2)) return false;
+  }
+  thread_local std::vector<uint8_t> covered;
+  covered.assign(s.height(), 0);
+  const int right = s.width() - 1;
+  GfxPolygonSpans(s.height(), pts, n, [&](int16_t xa, int16_t xb, int16_t y) {
+    if (std::min(xa, xb) <= 0 && std::max(xa, xb) >= right) covered[y] = 1;
+  });
+  return std::all_of(covered.begin(), covered.end(),
+                     [](uint8_t v) { return v != 0; });
+}
+
+// pygame.transform.flip(surf, False, True): rows in reverse order.
+inline void FlipVertical(Surface& s) { s.ReverseRows(); }
 
 // pygame.transform.smoothscale(src, (dst.width(), dst.height())) into dst
 // (transform.c scalesmooth with the SSE2 filters): X pass into a
@@ -1321,29 +1782,40 @@ inline void Smoothscale(const Surface& src, Surface& dst) {
   const int sw = src.width(), sh = src.height();
   const int dw = dst.width(), dh = dst.height();
   if (dw == 0 || dh == 0 || sw == 0 || sh == 0) return;
-  if (sw == dw && sh == dh) {
-    std::memcpy(dst.data(), src.data(), static_cast<std::size_t>(sw) * sh * 3);
-    return;
-  }
   thread_local std::vector<uint8_t> temp;
   thread_local std::vector<uint16_t> acc;
-  const uint8_t* xin = src.data();
+  uint8_t* dst_bytes = dst.bytes();
+  if (dst.flipped()) dst.ReverseRows();  // every row is rewritten below
+  if (sw == dw && sh == dh) {
+    src.CopyTo(dst_bytes);
+    return;
+  }
+  auto src_row = [&src](int y) { return src.Row(y); };
   // X pass: into dst directly when the height does not change.
-  uint8_t* xout = dst.data();
-  if (sw != dw && sh != dh) {
-    temp.resize(static_cast<std::size_t>(dw) * sh * 3);
-    xout = temp.data();
+  const uint8_t* yin = nullptr;
+  if (sw != dw) {
+    uint8_t* xout = dst_bytes;
+    if (sh != dh) {
+      temp.resize(static_cast<std::size_t>(dw) * sh * 3);
+      xout = temp.data();
+    }
+    if (dw < sw) {
+      detail::ShrinkX(src_row, sw, xout, dw, sh);
+    } else {
+      detail::ExpandX(src_row, sw, xout, dw, sh);
+    }
+    yin = xout;
+  } else if (src.flipped()) {
+    temp.resize(static_cast<std::size_t>(sw) * sh * 3);
+    src.CopyTo(temp.data());
+    yin = temp.data();
+  } else {
+    yin = src.Row(0);
   }
-  if (dw < sw) {
-    detail::ShrinkX(xin, sw, xout, dw, sh);
-  } else if (dw > sw) {
-    detail::ExpandX(xin, sw, xout, dw, sh);
-  }
-  const uint8_t* yin = sw != dw ? xout : src.data();
   if (dh < sh) {
-    detail::ShrinkY(yin, dw, dst.data(), sh, dh, acc);
+    detail::ShrinkY(yin, dw, dst_bytes, sh, dh, acc);
   } else if (dh > sh) {
-    detail::ExpandY(yin, dw, dst.data(), sh, dh);
+    detail::ExpandY(yin, dw, dst_bytes, sh, dh);
   }
 }
 

@@ -21,18 +21,32 @@ struct Vector2 {
 // math.c's VECTOR_EPSILON: the epsilon of every Vector2 gymnasium builds.
 inline constexpr double kVectorEpsilon = 1e-6;
 
-// Vector2((x, y)).rotate_rad(angle).
-inline Vector2 RotateRad(Vector2 v, double angle,
-                         double epsilon = kVectorEpsilon) {
-  constexpr double kTwoPi = 2. * M_PI;  // math.c's TWO_PI
-  // "make sure angle is in range [0, 2 PI)"
-  angle = std::fmod(angle, kTwoPi);
-  if (angle < 0) angle += kTwoPi;
-  // "special-case rotation by 0, 90, 180 and 270 degrees"
-  if (std::fmod(angle + epsilon, M_PI_2) < 2 * epsilon) {
-    switch (static_cast<int>((angle + epsilon) / M_PI_2)) {
+// Vector2.rotate_rad(angle) of any vector, with the angle's folding, special
+// case and sin / cos worked out once (CarRacing turns thousands of points
+// by one angle per frame).
+class Rotation {
+ public:
+  explicit Rotation(double angle, double epsilon = kVectorEpsilon) {
+    constexpr double kTwoPi = 2. * M_PI;  // math.c's TWO_PI
+    // "make sure angle is in range [0, 2 PI)"
+    angle = std::fmod(angle, kTwoPi);
+    if (angle < 0) angle += kTwoPi;
+    // "special-case rotation by 0, 90, 180 and 270 degrees"
+    if (std::fmod(angle + epsilon, M_PI_2) < 2 * epsilon) {
+      const int quarter = static_cast<int>((angle + epsilon) / M_PI_2);
+      if (quarter >= 0 && quarter <= 4) {  // 4: 360 degrees (pygame-ce 229)
+        quarter_ = quarter % 4;
+        return;
+      }
+      // otherwise pygame raises RuntimeError ("should NEVER happen")
+    }
+    sin_ = std::sin(angle);
+    cos_ = std::cos(angle);
+  }
+
+  Vector2 Apply(Vector2 v) const {
+    switch (quarter_) {
       case 0:  // 0 degrees
-      case 4:  // 360 degrees (pygame-ce issue 229)
         return {v.x, v.y};
       case 1:  // 90 degrees
         return {-v.y, v.x};
@@ -40,13 +54,20 @@ inline Vector2 RotateRad(Vector2 v, double angle,
         return {-v.x, -v.y};
       case 3:  // 270 degrees
         return {v.y, -v.x};
-      default:  // pygame raises RuntimeError ("should NEVER happen")
-        break;
+      default:
+        return {cos_ * v.x - sin_ * v.y, sin_ * v.x + cos_ * v.y};
     }
   }
-  const double sin_value = std::sin(angle);
-  const double cos_value = std::cos(angle);
-  return {cos_value * v.x - sin_value * v.y, sin_value * v.x + cos_value * v.y};
+
+ private:
+  int quarter_ = -1;  // a multiple of 90 degrees, or -1: sin and cos
+  double sin_ = 0.0, cos_ = 1.0;
+};
+
+// Vector2((x, y)).rotate_rad(angle).
+inline Vector2 RotateRad(Vector2 v, double angle,
+                         double epsilon = kVectorEpsilon) {
+  return Rotation(angle, epsilon).Apply(v);
 }
 
 }  // namespace envpool_lite::pygame_math
