@@ -251,10 +251,11 @@ def test_bad_action_raises_and_the_pool_keeps_stepping():
 
 def test_particles_leave_the_lander_unchanged():
     """gymnasium creates a particle body per engine firing only with a
-    render_mode; the pool's envs make none until drawn. The lander's
+    render_mode; so do the pool's envs (none without one). The lander's
     trajectory is the same either way (the particles collide with the
-    terrain only and move in other Box2D islands): our undrawn pool equals
-    gymnasium's env made with render_mode="rgb_array", particles piling up."""
+    terrain only and move in other Box2D islands): our pool without a
+    render_mode equals gymnasium's env made with render_mode="rgb_array",
+    particles piling up."""
     task, seed, n = "LunarLander-v3", 23, 2
     ours = envpool_lite.make(task, num_envs=n, seed=seed)
     refs = [reference(task, render_mode="rgb_array") for _ in range(n)]
@@ -276,6 +277,41 @@ def test_particles_leave_the_lander_unchanged():
         assert most > 50, most
     finally:
         ours.close()
+
+
+def test_first_render_mid_episode():
+    """A pool made with render_mode="rgb_array" makes particles from the
+    first step, as gymnasium's env does, so a first render() in the middle of
+    an episode shows the ones made before it (never aged: only render()
+    ages them), and the frames after it stay equal."""
+    pytest.importorskip("pygame")
+    task, seed, n = "LunarLander-v3", 37, 2
+    ours = envpool_lite.make(task, num_envs=n, seed=seed, render_mode="rgb_array")
+    refs = [reference(task, render_mode="rgb_array") for _ in range(n)]
+    pilot = Pilot(False, 7, n)
+    try:
+        ours.reset()
+        r_obs = [ref.reset(seed=seed + i)[0] for i, ref in enumerate(refs)]
+        drawn = 0
+        done = [False] * n
+        for t in range(60):
+            if t >= 30:
+                frames = ours.render(np.arange(n))
+                for i, ref in enumerate(refs):
+                    np.testing.assert_array_equal(frames[i], ref.render(), err_msg=f"env {i} step {t}")
+                    drawn = max(drawn, len(ref.unwrapped.particles))
+            actions = np.array([pilot.act(i, refs[i], r_obs[i]) for i in range(n)])
+            out = ours.step(actions)
+            for i, ref in enumerate(refs):
+                ref_out = (ref.reset()[0], 0.0, False, False) if done[i] else ref.step(actions[i])
+                check_step(out, i, ref_out, f"env {i} step {t}")
+                r_obs[i] = ref_out[0]
+                done[i] = bool(ref_out[2] or ref_out[3])
+        assert drawn > 20, drawn  # particles from before the first render()
+    finally:
+        ours.close()
+        for ref in refs:
+            ref.close()
 
 
 @pytest.mark.parametrize("task, kwargs", [("LunarLander-v3", {}), ("LunarLanderContinuous-v2", {"enable_wind": True})])

@@ -439,7 +439,7 @@ class PyEnvPool {
   PyEnvPool(const std::string& task_id, const py::dict& options,
             const std::vector<uint64_t>& seeds, int num_envs, int batch_size,
             int num_threads, int thread_affinity_offset,
-            bool same_step_autoreset)
+            bool same_step_autoreset, bool render)
       : descriptor_(GlobalRegistry().Get(task_id)) {
     Config config = ConfigFromPy(descriptor_, options);
     PoolOptions po;
@@ -448,6 +448,7 @@ class PyEnvPool {
     po.num_threads = num_threads;
     po.thread_affinity_offset = thread_affinity_offset;
     po.same_step_autoreset = same_step_autoreset;
+    po.render = render;
     po.seeds = seeds;
     {
       py::gil_scoped_release release;  // envs are built on worker threads
@@ -743,10 +744,12 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<PyEnvPool>(m, "EnvPool")
       .def(py::init<const std::string&, const py::dict&,
-                    const std::vector<uint64_t>&, int, int, int, int, bool>(),
+                    const std::vector<uint64_t>&, int, int, int, int, bool,
+                    bool>(),
            py::arg("task_id"), py::arg("options"), py::arg("seeds"),
            py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"),
-           py::arg("thread_affinity_offset"), py::arg("same_step_autoreset"))
+           py::arg("thread_affinity_offset"), py::arg("same_step_autoreset"),
+           py::arg("render") = false)
       .def("send", &PyEnvPool::Send, py::arg("action"),
            py::arg("env_id") = py::none())
       .def("send_reset", &PyEnvPool::SendReset, py::arg("env_id") = py::none(),

@@ -103,6 +103,11 @@ class Env {
   // pixels, row-major (H, W, 3). RenderState() is the physical state a
   // Python renderer draws from (classic control: gymnasium's own state).
   virtual void Render(uint8_t* rgb) { (void)rgb; }
+  // make(render_mode="rgb_array"): called once, before the first reset, on
+  // every env of a pool made with a render mode. For the envs whose
+  // reference does extra work only then (gymnasium's LunarLander creates its
+  // exhaust particles only with a render_mode).
+  virtual void EnableRendering() {}
   virtual std::vector<double> RenderState() const { return {}; }
 };
 

@@ -43,6 +43,7 @@ struct PoolOptions {
   int num_threads = 0;  // 0: min(batch_size, cores)
   int thread_affinity_offset = -1;
   bool same_step_autoreset = false;
+  bool render = false;          // make(render_mode=...): Env::EnableRendering
   std::vector<uint64_t> seeds;  // one per env
 };
 
@@ -149,6 +150,9 @@ class EnvPool {
     envs_ = std::vector<EnvState>(num_envs_);
     envs_[0].env = std::move(first);
     BuildEnvs(descriptor, config, options.seeds);
+    if (options.render) {
+      for (EnvState& e : envs_) e.env->EnableRendering();
+    }
     threads_ = std::make_unique<ThreadPool>(
         num_threads_, options.thread_affinity_offset,
         [this](int) { WorkerLoop(); }, [this] { action_queue_->Stop(); });

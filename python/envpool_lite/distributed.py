@@ -81,8 +81,8 @@ class EnvPoolWorker:
     """One Ray actor: an in-process pool over env ids [offset, offset + n).
     Returns batches with global env ids."""
 
-    def __init__(self, task_id: str, env_options: dict, seeds: list, batch_size: int, num_threads: int, thread_affinity_offset: int, same_step_autoreset: bool, offset: int):
-        self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset)
+    def __init__(self, task_id: str, env_options: dict, seeds: list, batch_size: int, num_threads: int, thread_affinity_offset: int, same_step_autoreset: bool, render: bool, offset: int):
+        self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset, render)
         self._pool = _core.EnvPool(*self._args)  # every env resets on its first action
         self._offset = offset
         self._epoch = None  # the driver's epoch this pool serves (None: a fresh pool serves any)
@@ -173,7 +173,7 @@ class _Worker:
 class DistributedPool:
     """``_core.EnvPool``'s interface over K Ray actors."""
 
-    def __init__(self, spec: EnvSpec, same_step_autoreset: bool):
+    def __init__(self, spec: EnvSpec, same_step_autoreset: bool, render: bool = False):
         ray = import_ray()
         self._ray = ray
         config = spec.config
@@ -224,6 +224,7 @@ class DistributedPool:
                     config["num_threads"],
                     config["thread_affinity_offset"],
                     same_step_autoreset,
+                    render,
                     start,
                 )
                 self._workers.append(_Worker(index, handle, start, stop, local_batch))

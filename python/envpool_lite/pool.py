@@ -83,7 +83,7 @@ class EnvPoolBase:
             # Spread over Ray actors; Ray is imported only here.
             from envpool_lite.distributed import DistributedPool
 
-            self._pool: RawPool = DistributedPool(spec, self._same_step_autoreset)
+            self._pool: RawPool = DistributedPool(spec, self._same_step_autoreset, render_mode is not None)
         else:
             self._pool = _core.EnvPool(
                 spec.task_id,
@@ -94,6 +94,7 @@ class EnvPoolBase:
                 config["num_threads"],
                 config["thread_affinity_offset"],
                 self._same_step_autoreset,
+                render_mode is not None,
             )
         self._fields = self._pool.field_names
         self._info_names = [s["name"] for s in spec.info_specs]

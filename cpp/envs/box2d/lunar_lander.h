@@ -275,11 +275,14 @@ class LunarLanderEnv : public Env {
     for (int i = 0; i < 8; ++i) obs[i] = static_cast<float>(state_[i]);
   }
 
+  // gymnasium creates the exhaust particles (Box2D bodies that touch only the
+  // moon: they never move the lander) only when the env has a render_mode.
+  void EnableRendering() override { particles_enabled_ = true; }
+
   // LunarLander.render() for render_mode="rgb_array". Like gymnasium's, it
   // ages the particles (ttl -= 0.15) and destroys the dead ones.
   void Render(uint8_t* rgb) override {
     namespace pd = pygame_draw;
-    particles_enabled_ = true;
     if (surf_.width() == 0) surf_ = pd::Surface(kViewportW, kViewportH);
     pd::DrawRect(surf_, {255, 255, 255}, 0, 0, kViewportW, kViewportH);
     if (!world_) {  // not reset yet: a blank picture
@@ -624,7 +627,7 @@ class LunarLanderEnv : public Env {
   double state_[8] = {};
 
   // Rendering.
-  bool particles_enabled_ = false;  // set by the first Render()
+  bool particles_enabled_ = false;  // a render_mode (EnableRendering)
   std::deque<Particle> particles_;
   pygame_draw::Surface surf_;
 };
