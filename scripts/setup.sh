@@ -52,6 +52,9 @@ fi
 # wheel that pyproject.toml pins and numpy's random C library: both must be
 # in the venv before the build.
 .venv/bin/python -m pip install -q numpy "$(grep -o '"mujoco==[^"]*"' pyproject.toml | head -1 | tr -d '"')"
+# xla() (python/envpool_lite/xla.py): its XLA FFI handlers compile against
+# the headers of the installed jaxlib, so the test extra's jax comes first.
+.venv/bin/python -m pip install -q "$(grep -o '"jax==[^"]*"' pyproject.toml | head -1 | tr -d '"')"
 # pygame and pygame-ce both install the module `pygame`: gymnasium draws
 # with pygame-ce, and a venv that once had pygame gets pygame-ce's files back.
 if .venv/bin/python -m pip show -q pygame >/dev/null 2>&1; then

@@ -11,14 +11,17 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "core/env_pool.h"
 #include "core/registry.h"
+#include "xla/xla_bridge.h"
 
 namespace py = pybind11;
 
@@ -434,6 +437,172 @@ class PyActionConverter {
   ArraySpec spec_;
 };
 
+// ---- xla(): the pools the XLA FFI handlers reach (cpp/xla/xla_bridge.h) ----
+
+class XlaPoolRegistry {
+ public:
+  int64_t Add(const std::shared_ptr<EnvPool>& pool) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const int64_t id = next_id_++;
+    pools_[id] = pool;
+    return id;
+  }
+  void Remove(int64_t id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pools_.erase(id);
+  }
+  // The pool, kept alive for the call; null once its Python pool is gone.
+  std::shared_ptr<EnvPool> Get(int64_t id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = pools_.find(id);
+    return it == pools_.end() ? nullptr : it->second.lock();
+  }
+
+ private:
+  std::mutex mutex_;
+  int64_t next_id_ = 1;
+  std::unordered_map<int64_t, std::weak_ptr<EnvPool>> pools_;
+};
+
+XlaPoolRegistry& XlaPools() {
+  static XlaPoolRegistry* registry = new XlaPoolRegistry();  // never freed
+  return *registry;
+}
+
+thread_local std::string xla_error;
+
+const char* XlaError(const std::string& message) {
+  xla_error = message;
+  return xla_error.c_str();
+}
+
+std::shared_ptr<EnvPool> XlaPool(int64_t id, std::string* error) {
+  std::shared_ptr<EnvPool> pool = XlaPools().Get(id);
+  if (pool == nullptr) {
+    *error = "this xla() handle's pool no longer exists";
+  } else if (pool->Closed()) {
+    *error = "the env pool is closed (this xla() handle's pool)";
+    pool = nullptr;
+  }
+  return pool;
+}
+
+const char* XlaSend(int64_t pool_id, const void* actions, int32_t dtype,
+                    int64_t elements, const int32_t* env_ids, int32_t n) {
+  try {
+    std::string error;
+    std::shared_ptr<EnvPool> pool = XlaPool(pool_id, &error);
+    if (pool == nullptr) return XlaError(error);
+    const ArraySpec& spec = pool->Spec().action;
+    const int64_t per_env = static_cast<int64_t>(spec.NumElements());
+    if (elements != per_env * n) {
+      return XlaError("send(): " + std::to_string(elements) +
+                      " action values for " + std::to_string(n) +
+                      " env ids, expected " + std::to_string(per_env * n));
+    }
+    std::vector<char> converted(static_cast<std::size_t>(n) * spec.NumBytes());
+    const auto count = static_cast<std::size_t>(elements);
+    switch (dtype) {
+      case kEnvpoolLiteXlaBool:
+      case kEnvpoolLiteXlaUint8:
+        ConvertAction(static_cast<const uint8_t*>(actions), count, spec,
+                      converted.data());
+        break;
+      case kEnvpoolLiteXlaInt8:
+        ConvertAction(static_cast<const int8_t*>(actions), count, spec,
+                      converted.data());
+        break;
+      case kEnvpoolLiteXlaInt32:
+        ConvertAction(static_cast<const int32_t*>(actions), count, spec,
+                      converted.data());
+        break;
+      case kEnvpoolLiteXlaInt64:
+        ConvertAction(static_cast<const int64_t*>(actions), count, spec,
+                      converted.data());
+        break;
+      case kEnvpoolLiteXlaFloat32:
+        ConvertAction(static_cast<const float*>(actions), count, spec,
+                      converted.data());
+        break;
+      case kEnvpoolLiteXlaFloat64:
+        ConvertAction(static_cast<const double*>(actions), count, spec,
+                      converted.data());
+        break;
+      default:
+        return XlaError("send(): unsupported action element type");
+    }
+    pool->Send(env_ids, n, converted.data());
+    return nullptr;
+  } catch (const std::exception& e) {
+    return XlaError(e.what());
+  }
+}
+
+template <typename To, typename From>
+void XlaCopyAs(const char* src, void* dst, std::size_t n) {
+  const auto* in = reinterpret_cast<const From*>(src);
+  auto* out = static_cast<To*>(dst);
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<To>(in[i]);
+}
+
+const char* XlaRecv(int64_t pool_id, int32_t rows, int32_t num_outputs,
+                    void* const* outputs, const int32_t* dtypes) {
+  try {
+    std::string error;
+    std::shared_ptr<EnvPool> pool = XlaPool(pool_id, &error);
+    if (pool == nullptr) return XlaError(error);
+    const auto& fields = pool->Fields();
+    if (num_outputs != static_cast<int32_t>(fields.size())) {
+      return XlaError("recv(): the traced call expects " +
+                      std::to_string(num_outputs) + " fields, the pool has " +
+                      std::to_string(fields.size()));
+    }
+    const int target = std::min(pool->BatchSize(), pool->InFlight());
+    if (target != rows) {
+      return XlaError("recv(): " + std::to_string(pool->InFlight()) +
+                      " envs in flight, the traced call expects a batch of " +
+                      std::to_string(rows) +
+                      " (send() actions for a whole batch first)");
+    }
+    // Inside XLA there is no Python to poll for Ctrl-C.
+    Batch batch = pool->Recv(-1, [] {});
+    for (int32_t f = 0; f < num_outputs; ++f) {
+      const ArraySpec& spec = fields[f].spec;
+      const char* src = batch.block->Field(f);
+      const std::size_t n = static_cast<std::size_t>(rows) * spec.NumElements();
+      const int32_t have = static_cast<int32_t>(spec.dtype);
+      if (dtypes[f] == have) {
+        std::memcpy(outputs[f], src, n * DTypeSize(spec.dtype));
+      } else if (dtypes[f] == kEnvpoolLiteXlaFloat32 &&
+                 have == kEnvpoolLiteXlaFloat64) {
+        XlaCopyAs<float, double>(src, outputs[f], n);
+      } else if (dtypes[f] == kEnvpoolLiteXlaInt32 &&
+                 have == kEnvpoolLiteXlaInt64) {
+        XlaCopyAs<int32_t, int64_t>(src, outputs[f], n);
+      } else {
+        batch.pool->Put(std::move(batch.block));
+        return XlaError("recv(): field '" + spec.name +
+                        "' has another element type than the traced call's");
+      }
+    }
+    batch.pool->Put(std::move(batch.block));
+    return nullptr;
+  } catch (const std::exception& e) {
+    return XlaError(e.what());
+  }
+}
+
+const EnvpoolLiteXlaBridge kXlaBridge = {ENVPOOL_LITE_XLA_BRIDGE_VERSION,
+                                         &XlaSend, &XlaRecv};
+static_assert(static_cast<int>(DType::kBool) == kEnvpoolLiteXlaBool &&
+                  static_cast<int>(DType::kUint8) == kEnvpoolLiteXlaUint8 &&
+                  static_cast<int>(DType::kInt32) == kEnvpoolLiteXlaInt32 &&
+                  static_cast<int>(DType::kInt64) == kEnvpoolLiteXlaInt64 &&
+                  static_cast<int>(DType::kFloat32) == kEnvpoolLiteXlaFloat32 &&
+                  static_cast<int>(DType::kFloat64) == kEnvpoolLiteXlaFloat64 &&
+                  static_cast<int>(DType::kInt8) == kEnvpoolLiteXlaInt8,
+              "xla_bridge.h numbers element types as DType does");
+
 class PyEnvPool {
  public:
   PyEnvPool(const std::string& task_id, const py::dict& options,
@@ -452,7 +621,7 @@ class PyEnvPool {
     po.seeds = seeds;
     {
       py::gil_scoped_release release;  // envs are built on worker threads
-      pool_ = std::make_unique<EnvPool>(descriptor_, config, po);
+      pool_ = std::make_shared<EnvPool>(descriptor_, config, po);
     }
     for (const FieldLayout& f : pool_->Fields()) {
       dtypes_.push_back(NumpyDType(f.spec.dtype));
@@ -549,7 +718,28 @@ class PyEnvPool {
     }
   }
 
+  // The id xla()'s handle carries (registered on first use).
+  int64_t XlaId() {
+    CheckOpen();
+    if (xla_id_ == 0) xla_id_ = XlaPools().Add(pool_);
+    return xla_id_;
+  }
+
+  ~PyEnvPool() {
+    if (xla_id_ != 0) XlaPools().Remove(xla_id_);
+  }
+
   const std::vector<std::string>& FieldNames() const { return field_names_; }
+
+  // (name, dtype, per-env shape) of every batch field, in order.
+  py::list FieldSpecs() const {
+    py::list out;
+    for (const FieldLayout& f : pool_->Fields()) {
+      out.append(py::make_tuple(f.spec.name, DTypeName(f.spec.dtype),
+                                py::tuple(py::cast(f.spec.shape))));
+    }
+    return out;
+  }
   py::dict Spec() const { return EnvSpecToPy(pool_->Spec()); }
   int NumEnvs() const { return pool_->NumEnvs(); }
   int BatchSize() const { return pool_->BatchSize(); }
@@ -665,7 +855,8 @@ class PyEnvPool {
   }
 
   const EnvDescriptor& descriptor_;
-  std::unique_ptr<EnvPool> pool_;
+  std::shared_ptr<EnvPool> pool_;
+  int64_t xla_id_ = 0;  // 0: not registered for xla()
   std::vector<py::dtype> dtypes_;
   std::vector<std::string> field_names_;
   std::vector<int32_t> last_ids_;
@@ -760,7 +951,9 @@ PYBIND11_MODULE(_core, m) {
       .def("close", &PyEnvPool::Close)
       .def("render", &PyEnvPool::Render, py::arg("env_id"))
       .def("render_state", &PyEnvPool::RenderState, py::arg("env_id"))
+      .def("xla_id", &PyEnvPool::XlaId)
       .def_property_readonly("field_names", &PyEnvPool::FieldNames)
+      .def_property_readonly("field_specs", &PyEnvPool::FieldSpecs)
       .def_property_readonly("spec", &PyEnvPool::Spec)
       .def_property_readonly("num_envs", &PyEnvPool::NumEnvs)
       .def_property_readonly("batch_size", &PyEnvPool::BatchSize)
@@ -768,6 +961,11 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("closed", &PyEnvPool::Closed)
       .def_property_readonly("in_flight", &PyEnvPool::InFlight)
       .def_property_readonly("blocks_allocated", &PyEnvPool::BlocksAllocated);
+
+  m.def(
+      "xla_bridge", [] { return reinterpret_cast<uintptr_t>(&kXlaBridge); },
+      "The address of the C table (cpp/xla/xla_bridge.h) that xla()'s FFI "
+      "handlers call.");
 
   // --- kernels for tests ---
   {

@@ -56,3 +56,11 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
         obs = tuple(raw[0].values()) if isinstance(raw[0], dict) else (raw[0],)
         observation = self._observation_type(*obs, raw[5], elapsed, *raw[7 : 7 + self._num_info], self._players_type(raw[5]))
         return dm_env.TimeStep(step_type=step_type, reward=raw[1], discount=raw[4], observation=observation)
+
+    def _format_traced(self, raw) -> dm_env.TimeStep:
+        import jax.numpy as jnp
+
+        elapsed = raw[6]
+        step_type = jnp.where(elapsed == 0, _FIRST, jnp.where(raw[2] | raw[3], _LAST, _MID)).astype(jnp.int32)
+        observation = self._observation_type(raw[0], raw[5], elapsed, *raw[7 : 7 + self._num_info], self._players_type(raw[5]))
+        return dm_env.TimeStep(step_type=step_type, reward=raw[1], discount=raw[4], observation=observation)

@@ -59,3 +59,5 @@ class GymEnvPool(EnvPoolBase):
         # gym's TimeLimit: truncated only when the episode did not also end.
         info["TimeLimit.truncated"] = truncated & ~terminated
         return obs, reward, terminated | truncated, info
+
+    _format_traced = _format  # pure: works on JAX arrays as it is

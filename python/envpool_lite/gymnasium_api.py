@@ -151,6 +151,9 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env): 
                 self._add_final(raw, info, done)
         return obs, reward, terminated, truncated, info
 
+    def _format_traced(self, raw):
+        return raw[0], raw[1], raw[2], raw[3], self._info(raw)
+
     def _add_final(self, raw, info, done):
         """gymnasium's SAME_STEP format: info["final_obs"] is an object array
         holding the last observation of each env that ended (None elsewhere),

@@ -275,6 +275,23 @@ class EnvPoolBase:
     def _format(self, raw):
         raise NotImplementedError
 
+    def _format_traced(self, raw):
+        """_format for xla(): raw is a tuple of JAX arrays (traced inside
+        jit), so no numpy and no state kept on self."""
+        raise NotImplementedError
+
+    def xla(self):
+        """EnvPool's xla(): (handle, recv, send, step), JAX functions that run
+        inside jax.jit, lax.scan and lax.fori_loop, with this face's outputs:
+        ``handle, batch = step(handle, action, env_id=None)``;
+        ``handle = send(handle, action, env_id=None)``;
+        ``handle, batch = recv(handle)``. Thread the handle through the loop.
+        Needs JAX (the jax extra) when envpool_lite is built; see
+        envpool_lite/xla.py."""
+        from envpool_lite.xla import make_xla
+
+        return make_xla(self)
+
     def __repr__(self) -> str:
         c = self._spec.config
         return f"{type(self).__name__}({self._spec.task_id!r}, num_envs={c['num_envs']}, batch_size={c['batch_size']})"

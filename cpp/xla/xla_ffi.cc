@@ -1,0 +1,147 @@
+// xla()'s two XLA FFI handlers (the typed FFI of jax.ffi), for the CPU:
+//   envpool_lite_xla_send(handle, action, env_id) -> handle
+//   envpool_lite_xla_recv(handle) -> handle, one buffer per batch field
+// The handle is a uint32[2] array holding the pool's id (little-endian
+// int64); returning it orders the calls inside jit, scan and fori_loop, as
+// EnvPool's handle does. The work itself is _core's (xla_bridge.h).
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "xla/ffi/api/ffi.h"
+#include "xla/xla_bridge.h"
+
+namespace ffi = xla::ffi;
+
+namespace {
+
+std::atomic<const EnvpoolLiteXlaBridge*> g_bridge{nullptr};
+
+int32_t CoreDType(ffi::DataType t) {
+  switch (t) {
+    case ffi::DataType::PRED:
+      return kEnvpoolLiteXlaBool;
+    case ffi::DataType::U8:
+      return kEnvpoolLiteXlaUint8;
+    case ffi::DataType::S32:
+      return kEnvpoolLiteXlaInt32;
+    case ffi::DataType::S64:
+      return kEnvpoolLiteXlaInt64;
+    case ffi::DataType::F32:
+      return kEnvpoolLiteXlaFloat32;
+    case ffi::DataType::F64:
+      return kEnvpoolLiteXlaFloat64;
+    case ffi::DataType::S8:
+      return kEnvpoolLiteXlaInt8;
+    default:
+      return -1;
+  }
+}
+
+// The pool id in a handle, after checking the handle's shape; copies the
+// handle to the result (the next call's handle).
+ffi::ErrorOr<int64_t> ReadHandle(const ffi::AnyBuffer& handle,
+                                 ffi::Result<ffi::AnyBuffer>& out) {
+  if (handle.size_bytes() != sizeof(int64_t) ||
+      out->size_bytes() != sizeof(int64_t)) {
+    return ffi::Unexpected(ffi::Error::InvalidArgument(
+        "envpool_lite xla(): the handle must be the uint32[2] array that "
+        "xla() returned"));
+  }
+  int64_t id = 0;
+  std::memcpy(&id, handle.untyped_data(), sizeof(id));
+  if (out->untyped_data() != handle.untyped_data()) {
+    std::memcpy(out->untyped_data(), handle.untyped_data(), sizeof(id));
+  }
+  return id;
+}
+
+const EnvpoolLiteXlaBridge* Bridge() {
+  return g_bridge.load(std::memory_order_acquire);
+}
+
+ffi::Error SendImpl(ffi::AnyBuffer handle, ffi::AnyBuffer action,
+                    ffi::Buffer<ffi::S32> env_id,
+                    ffi::Result<ffi::AnyBuffer> handle_out) {
+  const EnvpoolLiteXlaBridge* bridge = Bridge();
+  if (bridge == nullptr) {
+    return ffi::Error::Internal("envpool_lite xla(): not initialised");
+  }
+  auto id = ReadHandle(handle, handle_out);
+  if (id.has_error()) return id.error();
+  const int32_t dtype = CoreDType(action.element_type());
+  if (dtype < 0) {
+    return ffi::Error::InvalidArgument(
+        "envpool_lite xla(): unsupported action element type");
+  }
+  const char* error = bridge->send(
+      id.value(), action.untyped_data(), dtype,
+      static_cast<int64_t>(action.element_count()), env_id.typed_data(),
+      static_cast<int32_t>(env_id.element_count()));
+  if (error != nullptr) return ffi::Error::InvalidArgument(error);
+  return ffi::Error::Success();
+}
+
+ffi::Error RecvImpl(ffi::AnyBuffer handle,
+                    ffi::Result<ffi::AnyBuffer> handle_out,
+                    ffi::RemainingRets fields) {
+  const EnvpoolLiteXlaBridge* bridge = Bridge();
+  if (bridge == nullptr) {
+    return ffi::Error::Internal("envpool_lite xla(): not initialised");
+  }
+  auto id = ReadHandle(handle, handle_out);
+  if (id.has_error()) return id.error();
+  const std::size_t n = fields.size();
+  std::vector<void*> outputs(n);
+  std::vector<int32_t> dtypes(n);
+  int64_t rows = -1;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto field = fields.get<ffi::AnyBuffer>(i);
+    if (field.has_error()) return field.error();
+    ffi::AnyBuffer buffer = **field;
+    outputs[i] = buffer.untyped_data();
+    dtypes[i] = CoreDType(buffer.element_type());
+    const auto dims = buffer.dimensions();
+    if (dims.size() == 0 || dtypes[i] < 0 || (rows >= 0 && dims[0] != rows)) {
+      return ffi::Error::InvalidArgument(
+          "envpool_lite xla(): unexpected result buffers");
+    }
+    rows = dims[0];
+  }
+  const char* error =
+      bridge->recv(id.value(), static_cast<int32_t>(rows),
+                   static_cast<int32_t>(n), outputs.data(), dtypes.data());
+  if (error != nullptr) return ffi::Error::InvalidArgument(error);
+  return ffi::Error::Success();
+}
+
+}  // namespace
+
+// The jax version whose headers this library was compiled against.
+extern "C" const char* envpool_lite_xla_jax_version() {
+  return ENVPOOL_LITE_XLA_JAX_VERSION;
+}
+
+extern "C" int envpool_lite_xla_set_bridge(const EnvpoolLiteXlaBridge* bridge) {
+  if (bridge == nullptr || bridge->version != ENVPOOL_LITE_XLA_BRIDGE_VERSION) {
+    return 0;
+  }
+  g_bridge.store(bridge, std::memory_order_release);
+  return 1;
+}
+
+// Exported (the library keeps default visibility): xla.py registers them
+// with jax.ffi.register_ffi_target.
+XLA_FFI_DEFINE_HANDLER_SYMBOL(envpool_lite_xla_send, SendImpl,
+                              ffi::Ffi::Bind()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::Buffer<ffi::S32>>()
+                                  .Ret<ffi::AnyBuffer>());
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(envpool_lite_xla_recv, RecvImpl,
+                              ffi::Ffi::Bind()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>()
+                                  .RemainingRets());
