@@ -165,6 +165,10 @@ class GlContext {
                                      height_);  // GL_FLOAT
     } else {
       const Egl& e = LoadEgl();
+      // The thread's rendering API (eglBindAPI is per thread; a worker that
+      // did not create this context still has EGL_OPENGL_ES_API): Release's
+      // eglMakeCurrent(EGL_NO_CONTEXT) releases the context of that API.
+      e.bind_api(0x30A2);  // EGL_OPENGL_API
       ok = e.make_current(e.display, nullptr, nullptr, context_);
     }
     return ok;
@@ -186,6 +190,7 @@ class GlContext {
       }
     } else {
       const Egl& e = LoadEgl();
+      e.bind_api(0x30A2);  // release the OpenGL context, not an ES one
       if (prev_.context != nullptr) {
         e.make_current(prev_.display, prev_.draw, prev_.read, prev_.context);
       } else {
@@ -232,6 +237,7 @@ class GlContext {
                        w,       h};
     } else {
       const Egl& e = LoadEgl();
+      e.bind_api(0x30A2);  // the current context of the OpenGL API
       void* current = e.get_current_context();
       if (current == nullptr || current == context_) return;
       prev_.context = current;
