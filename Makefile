@@ -52,13 +52,19 @@ test-sanitizers:
 		echo "$$t: AddressSanitizer+UBSan clean" || exit 1; \
 	done
 
-# The Ray tests run in a process of their own: a Ray driver leaves its
-# threads and its own crash-signal handlers behind after ray.shutdown()
-# (which hid the report of faulthandler, pytest's crash traceback, in an
-# intermittent crash of a later OpenGL test in the same process).
+# Three pytest processes:
+# - the Ray tests on their own: a Ray driver leaves its threads and its own
+#   crash-signal handlers behind after ray.shutdown() (they hid the report
+#   of faulthandler, pytest's crash traceback);
+# - dm_control's pixel tests on their own: in a process that had already run
+#   the hundreds of tests before them, a worker thread crashed in them
+#   intermittently (2 of 2 full CI runs on 2026-11-24; never in 8 runs of
+#   the file alone, loaded or not). The cause is open (docs/reliability.md).
+# scripts/pytest_backtrace.sh prints native backtraces if pytest crashes.
 test-python:
-	$(PY) -m pytest -q tests --ignore=tests/test_distributed.py
-	$(PY) -m pytest -q tests/test_distributed.py
+	PY=$(PY) scripts/pytest_backtrace.sh -q tests --ignore=tests/test_distributed.py --ignore=tests/test_dm_control_pixels.py
+	PY=$(PY) scripts/pytest_backtrace.sh -q tests/test_dm_control_pixels.py
+	PY=$(PY) scripts/pytest_backtrace.sh -q tests/test_distributed.py
 
 # The main job: pure-simulation throughput, side by side with EnvPool and
 # the other peers that are installed.
