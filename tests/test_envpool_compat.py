@@ -122,3 +122,18 @@ def test_players_seed_and_all_env_ids(make):
     gym.reset()
     info = gym.step(np.zeros(2, np.int32))[-1]
     np.testing.assert_array_equal(info["players"]["env_id"], [0, 1])
+
+
+def test_max_num_players():
+    """EnvPool's max_num_players (TorchRL passes it): 1 is accepted and shows
+    in config, as in EnvPool; anything else is a clear error."""
+    env = envpool_lite.make("CartPole-v1", num_envs=2, max_num_players=1)
+    try:
+        assert env.config["max_num_players"] == 1
+        assert env.spec.config["max_num_players"] == 1
+        env.reset()
+    finally:
+        env.close()
+    for bad in (0, 2):
+        with pytest.raises(ValueError, match="max_num_players must be 1"):
+            envpool_lite.make("CartPole-v1", num_envs=2, max_num_players=bad)

@@ -29,6 +29,8 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "num_workers": 0,
         # distributed only: seconds a worker may go without answering
         "worker_timeout": 60.0,
+        # EnvPool's multi-player option; every task here has one player
+        "max_num_players": 1,
     }
 )
 MAX_SEED = 2**32 - 1
@@ -434,6 +436,8 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         raise ValueError(f"thread_affinity_offset must be in [0, {cores - 1}] (the first core to pin to; this machine has {cores}), or -1 for no pinning, got {config['thread_affinity_offset']}")
     if not 0 <= config["num_workers"] <= num_envs:
         raise ValueError(f"num_workers must be in [0, num_envs={num_envs}] (0: the in-process pool; K > 0: num_envs envs spread over K Ray actors), got {config['num_workers']}")
+    if config["max_num_players"] != 1:
+        raise ValueError(f"max_num_players must be 1: every envpool_lite task has one player (EnvPool's option, accepted for code that passes it), got {config['max_num_players']}")
     if not config["worker_timeout"] > 0:
         raise ValueError(f"worker_timeout must be > 0 seconds (inf: never), got {config['worker_timeout']}")
     if "max_episode_steps" in config and config["max_episode_steps"] < 1:
