@@ -4,6 +4,7 @@ structure (Acme-style tree maps over spec and observation), players ids,
 seed(), and Atari's game-over flag that CleanRL's episode tracker relies on,
 on every face."""
 
+import os
 from pathlib import Path
 
 import dm_env
@@ -137,3 +138,28 @@ def test_max_num_players():
     for bad in (0, 2):
         with pytest.raises(ValueError, match="max_num_players must be 1"):
             envpool_lite.make("CartPole-v1", num_envs=2, max_num_players=bad)
+
+
+def test_shim_pools_are_envpool_mixins():
+    """scripts/envpool_shim (a module named envpool): what TorchRL checks a
+    pool against, envpool.python.envpool.EnvPoolMixin, holds for every face;
+    config and max_num_players as EnvPool code passes and reads them. In a
+    subprocess: the venv also has the real envpool, the reference of other
+    tests."""
+    import subprocess
+    import sys
+
+    shim = Path(__file__).resolve().parents[1] / "scripts" / "envpool_shim"
+    code = (
+        "import envpool, envpool.python.envpool as m\n"
+        "for t in ('gym', 'gymnasium', 'dm'):\n"
+        "    env = envpool.make('CartPole-v1', env_type=t, num_envs=2, max_num_players=1)\n"
+        "    assert isinstance(env, m.EnvPoolMixin), t\n"
+        "    assert env.config['num_envs'] == 2 and env.config['max_num_players'] == 1\n"
+        "    env.close()\n"
+        "assert envpool.__file__.startswith(" + repr(str(shim)) + "), envpool.__file__\n"
+        "assert not isinstance(object(), m.EnvPoolMixin)\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(shim)}, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-2000:]
