@@ -3,18 +3,25 @@
 PY := .venv/bin/python
 CPP_TEST_DIR := build/cpp-tests
 
-.PHONY: setup lint format test test-cpp test-sanitizers test-python bench clean
+.PHONY: setup setup-compat lint format test test-cpp test-sanitizers test-python bench clean
 
 setup:
 	bash scripts/setup.sh
 
-test: setup test-cpp test-sanitizers test-python
+# The libraries that import EnvPool by name (TorchRL, Tianshou, rl_games,
+# Sample Factory, DI-engine; CleanRL's and PureJaxQL's pins) and the module
+# named `envpool` (compat/envpool), each into build/compat/ for the tests
+# in tests/test_lib_*.py.
+setup-compat: setup
+	bash scripts/setup_compat.sh
+
+test: setup setup-compat test-cpp test-sanitizers test-python
 
 # Code habits (CI runs this before `make test`): ruff's lint and format check
 # on the Python, mypy on the package, mypy's stubtest (every name of the
 # _core.pyi stub is in the built extension and the other way round; pybind11's
 # functions carry no signature it can read), clang-format on the C++. The versions are pinned in pyproject.toml's [lint] extra.
-PY_SOURCES := python tests benchmarks trainers scripts
+PY_SOURCES := python tests benchmarks trainers scripts compat
 CPP_SOURCES = $(shell git ls-files 'cpp/*.h' 'cpp/*.cc')
 lint: setup
 	.venv/bin/ruff check $(PY_SOURCES)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs EnvPool's own test files for the families envpool_lite has, through
-# scripts/envpool_shim (a module named `envpool` that re-exports our names),
+# compat/envpool (the module named `envpool` that is envpool_lite),
 # and prints passed/failed per file. EnvPool's tests are not part of this
 # repository: pass the path of an EnvPool source checkout.
 #   bash scripts/run_envpool_tests.sh /path/to/envpool [pytest args]
@@ -28,7 +28,7 @@ for f in "${files[@]}"; do
   [ -f "$src/$f" ] || { echo "$f: not in $src"; continue; }
   name=$(echo "$f" | tr / _)
   cp "$src/$f" "$work/$name"
-  out=$(cd "$work" && PYTHONPATH="$here/scripts/envpool_shim" timeout 1800 "$py" -m pytest -q -p no:cacheprovider "$name" "$@" 2>&1)
+  out=$(cd "$work" && PYTHONPATH="$here/compat/envpool" timeout 1800 "$py" -m pytest -q -p no:cacheprovider "$name" "$@" 2>&1)
   echo "$out" > "$work/$name.log"
   summary=$(echo "$out" | tail -n 1)
   echo "$f: $summary"

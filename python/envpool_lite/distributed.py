@@ -94,6 +94,7 @@ class EnvPoolWorker:
             "pid": os.getpid(),
             "node_id": ray.get_runtime_context().get_node_id(),
             "field_names": list(self._pool.field_names),
+            "field_specs": list(self._pool.field_specs),
             "num_threads": self._pool.num_threads,
         }
 
@@ -245,6 +246,7 @@ class DistributedPool:
             self.close()
             raise
         self.field_names = self._workers[0].info["field_names"]
+        self.field_specs = self._workers[0].info["field_specs"]
         self._in_flight = np.zeros(n, bool)  # sent, not yet returned by recv()
         self._order = np.zeros(n, np.int64)  # sync mode: the order rows come back in
         self._buffer: deque[tuple] = deque()  # received batches not yet returned

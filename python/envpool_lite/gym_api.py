@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import gymnasium
@@ -26,6 +27,16 @@ def _to_gym_space(space: gymnasium.spaces.Space):
     return gym.spaces.Box(low=space.low, high=space.high, shape=space.shape, dtype=space.dtype)
 
 
+def with_gym_spaces(spec: EnvSpec) -> EnvSpec:
+    """The spec as a gym-API pool shows it: EnvPool 0.x's, whose
+    spec.observation_space and spec.action_space are gym's (TorchRL converts
+    them with its gym backend). A shallow copy: everything else is shared."""
+    shown = copy.copy(spec)
+    shown.observation_space = _to_gym_space(spec.observation_space)
+    shown.action_space = _to_gym_space(spec.action_space)
+    return shown
+
+
 class GymEnvPool(EnvPoolBase):
     """reset() returns obs (or (obs, info) with gym_reset_return_info=True);
     step() and recv() return (obs, reward, done, info) with
@@ -33,15 +44,21 @@ class GymEnvPool(EnvPoolBase):
     where it has one, e.g. a game over that differs from the end of an
     episode with episodic_life; else the step's termination).
 
-    observation_space and action_space are those of one env, as in EnvPool.
+    observation_space and action_space are those of one env, as in EnvPool,
+    and gym's spaces when gym is installed (in spec too), as in EnvPool 0.x.
     """
 
     def __init__(self, spec: EnvSpec, gym_reset_return_info: bool = False, render_mode: str | None = None):
         EnvPoolBase.__init__(self, spec, render_mode)
         self._reset_return_info = bool(gym_reset_return_info)
-        self.observation_space = _to_gym_space(spec.observation_space)
-        self.action_space = _to_gym_space(spec.action_space)
+        self._gym_spec = with_gym_spaces(spec)
+        self.observation_space = self._gym_spec.observation_space
+        self.action_space = self._gym_spec.action_space
         self.num_envs = spec.config["num_envs"]
+
+    @property
+    def spec(self) -> EnvSpec:
+        return self._gym_spec
 
     def reset(self, env_id: Any = None):
         raw = self._reset_raw(env_id, None)

@@ -22,6 +22,8 @@ class RawPool(Protocol):
     @property
     def field_names(self) -> list[str]: ...
     @property
+    def field_specs(self) -> list[tuple[str, str, tuple[int, ...]]]: ...
+    @property
     def num_envs(self) -> int: ...
     @property
     def batch_size(self) -> int: ...
@@ -213,7 +215,12 @@ class EnvPoolBase:
         return self._format(self._dict_obs(self._pool.recv(timeout)))
 
     def step(self, action: Any, env_id: Any = None):
-        return self._format(self._dict_obs(self._pool.step(*_action_and_ids(action, env_id))))
+        action, env_id = _action_and_ids(action, env_id)
+        if env_id is not None and np.size(env_id) == 0:
+            if np.shape(action)[:1] != (0,):
+                raise ValueError(f"step() with no env ids takes no actions, got an action of shape {np.shape(action)}")
+            return self._format(self._dict_obs(self._empty_batch()))
+        return self._format(self._dict_obs(self._pool.step(action, env_id)))
 
     def reset(self, env_id: Any = None):
         return self._format(self._reset_raw(env_id, None))
@@ -233,9 +240,16 @@ class EnvPoolBase:
             ids = np.asarray(env_id)
             if ids.ndim == 0:
                 ids = ids.reshape(1)
+            if ids.size == 0:
+                return self._dict_obs(self._empty_batch())
         seeds = None if seed is None else seeds_for(seed, ids.tolist(), self._pool.num_envs)
         self._pool.send_reset(ids, seeds)
         return self._dict_obs(self._pool.recv(None))
+
+    def _empty_batch(self) -> tuple[np.ndarray, ...]:
+        """A batch of no env, what EnvPool returns for an empty env_id
+        (Sample Factory resets np.nonzero(done)[0] after every step)."""
+        return tuple(np.empty((0, *shape), dtype=dtype) for _, dtype, shape in self._pool.field_specs)
 
     def _dict_obs(self, raw):
         """A dict observation's raw batch in the layout of an array one:

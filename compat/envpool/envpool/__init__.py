@@ -1,0 +1,173 @@
+"""envpool_lite under EnvPool's name: a module named `envpool`, for the
+libraries and scripts that `import envpool` (TorchRL, Tianshou, rl_games,
+Sample Factory, DI-engine, CleanRL, PureJaxQL, EnvPool's own tests).
+
+Installed on its own, beside envpool_lite and instead of EnvPool:
+``pip install ./compat/envpool`` (README.md, "Using envpool_lite from other
+libraries"). It holds only what EnvPool's surface needs on top of
+envpool_lite:
+
+- EnvPool's gymnasium pool: ``observation_space`` and ``action_space`` are
+  one env's (envpool_lite's gymnasium face follows gymnasium: batched);
+- ``env_type="gym"`` as EnvPool 0.8 made it: with gym < 0.26 installed
+  (CleanRL and PureJaxQL pin 0.23.1), gym's old API (``reset()`` -> obs,
+  ``step()`` -> 4-tuple); otherwise the gymnasium API, as EnvPool 1.x; the
+  spaces are gym's wherever gym is installed;
+- ``gym_reset_return_info`` as EnvPool takes it;
+- two of EnvPool's leniencies that envpool_lite itself does not have (its
+  clear errors catch bugs): ``close()`` leaves the pool working (Stoix
+  closes its pool and goes on stepping it; the threads stop when the pool
+  is garbage-collected), and a partial ``step(action, env_id)`` with more
+  actions than ids uses the first ``len(env_id)`` (Stoix passes
+  ``np.zeros_like(action)`` for the envs it resets).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+import envpool_lite
+from envpool_lite import EnvSpec, list_all_envs, make_spec
+from envpool_lite.gym_api import with_gym_spaces
+from envpool_lite.pool import EnvPoolBase
+
+# EnvPool's version whose API this module follows, with envpool_lite's own as
+# the local part: version.parse() compares it as 1.2.5.
+__version__ = f"1.2.5+lite{envpool_lite.__version__}"
+
+__all__ = [
+    "make",
+    "make_dm",
+    "make_gym",
+    "make_gymnasium",
+    "make_spec",
+    "list_all_envs",
+    "EnvSpec",
+    "EnvPool",
+    "DMEnvPool",
+    "GymnasiumEnvPool",
+]
+
+
+def _installed_gym() -> tuple[int, int] | None:
+    """(major, minor) of the gym package when it is installed and imports,
+    else None."""
+    try:
+        import gym
+    except Exception:
+        return None
+    major, minor = (int(x) for x in re.findall(r"\d+", gym.__version__)[:2])
+    return major, minor
+
+
+class _EnvPoolLeniency:
+    """EnvPool's close() and partial step(), for every face of this module."""
+
+    def close(self, **kwargs: Any) -> None:
+        """EnvPool's close(): marks the pool closed and leaves it working;
+        its threads stop when it is garbage-collected."""
+        self.closed = True
+
+    def __del__(self) -> None:
+        try:
+            EnvPoolBase.close(self)  # type: ignore[arg-type]  # envpool_lite's own: stops the threads
+        except Exception:
+            pass
+
+    def step(self, action: Any, env_id: Any = None):
+        if env_id is not None and isinstance(action, np.ndarray) and action.ndim >= 1 and len(action) > np.size(env_id):
+            action = action[: np.size(env_id)]
+        return super().step(action, env_id)  # type: ignore[misc]
+
+
+class DMEnvPool(_EnvPoolLeniency, envpool_lite.DmEnvPool):
+    """EnvPool's dm_env pool (envpool_lite's dm face)."""
+
+
+class GymEnvPool(_EnvPoolLeniency, envpool_lite.GymEnvPool):
+    """EnvPool 0.x's gym pool with gym < 0.26 (envpool_lite's gym face)."""
+
+
+class GymnasiumEnvPool(_EnvPoolLeniency, envpool_lite.GymnasiumEnvPool):  # type: ignore[misc]
+    """EnvPool's gymnasium pool: envpool_lite's gymnasium face with
+    ``observation_space`` and ``action_space`` of one env, as EnvPool has
+    them (also in ``single_observation_space`` / ``single_action_space``)."""
+
+    def __init__(self, spec: EnvSpec, autoreset_mode: Any = "NEXT_STEP", render_mode: str | None = None):
+        super().__init__(spec, autoreset_mode, render_mode)
+        self.observation_space = self.single_observation_space
+        self.action_space = self.single_action_space
+
+
+class GymNewApiEnvPool(GymnasiumEnvPool):
+    """EnvPool 0.8's gym pool with gym >= 0.26 installed: the gymnasium API
+    (gym 0.26's), with gym's spaces, in spec too."""
+
+    def __init__(self, spec: EnvSpec, autoreset_mode: Any = "NEXT_STEP", render_mode: str | None = None):
+        super().__init__(spec, autoreset_mode, render_mode)
+        self._gym_spec = with_gym_spaces(spec)
+        self.observation_space = self.single_observation_space = self._gym_spec.observation_space
+        self.action_space = self.single_action_space = self._gym_spec.action_space
+
+    @property
+    def spec(self) -> EnvSpec:  # type: ignore[override]
+        return self._gym_spec
+
+
+EnvPool = GymnasiumEnvPool
+
+
+def _check_reset_return_info(gym_reset_return_info: bool) -> None:
+    if not gym_reset_return_info:
+        raise ValueError("gym_reset_return_info=False needs gym < 0.26 installed (gym's old API); the gymnasium API's reset() always returns (obs, info), as in EnvPool 1.x")
+
+
+def make_gymnasium(task_id: str, gym_reset_return_info: bool = True, autoreset_mode: Any = "NEXT_STEP", render_mode: str | None = None, **kwargs: Any) -> GymnasiumEnvPool:
+    """EnvPool's make_gymnasium: a gymnasium-API pool (reset() -> (obs, info),
+    step() -> 5-tuple) whose observation_space and action_space are one
+    env's."""
+    _check_reset_return_info(gym_reset_return_info)
+    return GymnasiumEnvPool(make_spec(task_id, **kwargs), autoreset_mode, render_mode)
+
+
+def make_gym(task_id: str, gym_reset_return_info: bool | None = None, render_mode: str | None = None, **kwargs: Any):
+    """EnvPool's make_gym, by the gym installed (as EnvPool 0.8): with
+    gym < 0.26, gym's old API (reset() -> obs, or (obs, info) with
+    gym_reset_return_info=True; step() -> (obs, reward, done, info) with
+    info["TimeLimit.truncated"]); otherwise the gymnasium API, as EnvPool
+    1.x, with gym's spaces when gym is installed."""
+    gym = _installed_gym()
+    if gym is not None and gym < (0, 26):
+        return GymEnvPool(make_spec(task_id, **kwargs), bool(gym_reset_return_info), render_mode)
+    _check_reset_return_info(True if gym_reset_return_info is None else gym_reset_return_info)
+    autoreset_mode = kwargs.pop("autoreset_mode", "NEXT_STEP")
+    face = GymnasiumEnvPool if gym is None else GymNewApiEnvPool
+    return face(make_spec(task_id, **kwargs), autoreset_mode, render_mode)
+
+
+def make_dm(task_id: str, render_mode: str | None = None, **kwargs: Any) -> DMEnvPool:
+    """EnvPool's make_dm: a dm_env-API pool (batched TimeSteps)."""
+    kwargs.pop("gym_reset_return_info", None)  # EnvPool takes it for every env_type
+    return DMEnvPool(make_spec(task_id, **kwargs), render_mode)
+
+
+def make(task_id: str, env_type: str, **kwargs: Any):
+    """EnvPool's make: env_type "gym", "gymnasium" or "dm"."""
+    if env_type == "dm":
+        return make_dm(task_id, **kwargs)
+    if env_type == "gym":
+        return make_gym(task_id, **kwargs)
+    if env_type == "gymnasium":
+        return make_gymnasium(task_id, **kwargs)
+    raise ValueError(f"env_type must be one of 'dm', 'gym' or 'gymnasium', got {env_type!r}")
+
+
+# As EnvPool's own __init__ does, load the submodules that code reaches by
+# attribute (TorchRL: `envpool.python.envpool.EnvPoolMixin` after a bare
+# `import envpool`).
+import envpool.python.envpool  # noqa: E402
+import envpool.python.protocol  # noqa: E402, F401
+import envpool.registration  # noqa: E402, F401

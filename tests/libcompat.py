@@ -1,0 +1,48 @@
+"""Running code of the libraries that import EnvPool by name (TorchRL,
+Tianshou, rl_games, ...) against envpool_lite, as their users run it.
+
+Each library and the dependencies the venv lacks are installed by
+scripts/setup_compat.sh (make test runs it) into build/compat/<group>, and
+`envpool` (compat/envpool, pip-installed into build/compat/envpool) is
+envpool_lite. A test runs its code in a subprocess with those on PYTHONPATH:
+the venv also has the real EnvPool (the reference of other tests) and one
+group's pins (gym 0.23.1 or 0.26.2) must not meet another's.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPAT = ROOT / "build" / "compat"
+
+# Every snippet starts by checking that `envpool` is ours.
+_PRELUDE = f"""
+import envpool
+assert envpool.__file__.startswith({str(COMPAT / "envpool")!r}), envpool.__file__
+"""
+
+
+def run_with(groups: tuple[str, ...], code: str, timeout: int = 900) -> str:
+    """Run `code` in a fresh interpreter with build/compat/<group> for each
+    group (first wins) and the `envpool` module on the path; return its
+    stdout, or fail with its stderr. Skipped (failed under CI) when
+    scripts/setup_compat.sh has not run."""
+    paths = [COMPAT / g for g in groups] + [COMPAT / "envpool"]
+    missing = [str(p) for p in paths if not p.is_dir()]
+    if missing:
+        message = f"not installed: {', '.join(missing)} (run: bash scripts/setup_compat.sh)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in paths), "PYTHONWARNINGS": "ignore"}
+    source = _PRELUDE + textwrap.dedent(code)
+    result = subprocess.run([sys.executable, "-c", source], env=env, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    assert result.returncode == 0, f"exit {result.returncode}\n--- stdout\n{result.stdout[-3000:]}\n--- stderr\n{result.stderr[-6000:]}"
+    return result.stdout

@@ -1,0 +1,114 @@
+"""compat/envpool, the module named `envpool` that is envpool_lite (pip-
+installed into build/compat/envpool by scripts/setup_compat.sh, as a user
+installs it): EnvPool's names, signatures and behaviours that the libraries
+reach for, with each gym version."""
+
+import pytest
+from libcompat import run_with
+
+
+def test_names_version_and_mixin():
+    out = run_with(
+        (),
+        """
+        import envpool, envpool.python.envpool as m, envpool.registration as reg
+        from packaging import version
+        assert version.parse(envpool.__version__) >= version.parse("1.2.5"), envpool.__version__
+        for name in envpool.__all__:
+            assert hasattr(envpool, name), name
+        for name in ("make", "make_dm", "make_gym", "make_gymnasium", "make_spec", "list_all_envs", "register"):
+            assert callable(getattr(reg, name)), name
+        assert "Pong-v5" in envpool.list_all_envs()
+        for t in ("gym", "gymnasium", "dm"):
+            env = envpool.make("CartPole-v1", env_type=t, num_envs=2, max_num_players=1)
+            assert isinstance(env, m.EnvPoolMixin), t
+            assert env.config["num_envs"] == 2 and env.config["max_num_players"] == 1
+            assert env.spec.config.num_envs == 2
+        assert not isinstance(object(), m.EnvPoolMixin)
+        for bad, error in ((lambda: envpool.make("CartPole-v1", env_type="gym_old"), ValueError),
+                           (lambda: envpool.make("CartPole-v1", env_type="gym", max_num_players=2), ValueError),
+                           (lambda: envpool.make_gymnasium("CartPole-v1", gym_reset_return_info=False), ValueError),
+                           (lambda: reg.register("X-v0", "a", "b", "c", "d", "e"), NotImplementedError)):
+            try:
+                bad()
+            except error as e:
+                assert str(e)
+            else:
+                raise AssertionError("no error")
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok", out
+
+
+# env_type="gym" by the gym installed, as EnvPool 0.8: none (EnvPool 1.x's
+# gymnasium API and spaces), gym 0.26 (gymnasium API, gym's spaces), gym
+# 0.23 (the old API).
+@pytest.mark.parametrize(
+    "groups, api, spaces",
+    [((), "gymnasium", "gymnasium"), (("torchrl",), "gymnasium", "gym"), (("jax_scripts",), "old", "gym")],
+    ids=["no gym", "gym 0.26.2", "gym 0.23.1"],
+)
+def test_gym_env_type_follows_the_installed_gym(groups, api, spaces):
+    out = run_with(
+        groups,
+        f"""
+        import envpool, numpy as np
+        env = envpool.make("CartPole-v1", env_type="gym", num_envs=3, seed=1)
+        for space in (env.observation_space, env.action_space, env.spec.observation_space, env.spec.action_space):
+            assert type(space).__module__.split(".")[0] == {spaces!r}, type(space)
+        assert env.observation_space.shape == (4,) and env.action_space.n == 2  # one env's, as EnvPool
+        out = env.reset()
+        step = env.step(np.zeros(3, dtype=int))
+        if {api!r} == "old":
+            assert isinstance(out, np.ndarray) and len(step) == 4 and "TimeLimit.truncated" in step[3]
+            obs, info = envpool.make("CartPole-v1", env_type="gym", num_envs=3, gym_reset_return_info=True).reset()
+        else:
+            assert isinstance(out, tuple) and len(step) == 5
+        gymnasium_env = envpool.make_gymnasium("CartPole-v1", num_envs=3)
+        assert type(gymnasium_env.action_space).__module__.startswith("gymnasium")
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok", out
+
+
+def test_close_and_extra_actions_as_envpool():
+    """EnvPool's close() leaves the pool working; a partial step with more
+    actions than ids uses the first len(ids). envpool_lite's own pools keep
+    their clear errors."""
+    out = run_with(
+        (),
+        """
+        import envpool, envpool_lite, numpy as np
+        for t in ("gym", "gymnasium", "dm"):
+            env = envpool.make("CartPole-v1", env_type=t, num_envs=4, seed=1)
+            env.reset()
+            env.close()
+            env.reset()
+            a = env.step(np.array([1, 1, 0, 0]), np.array([1, 3]))
+            b = envpool.make("CartPole-v1", env_type=t, num_envs=4, seed=1)
+            b.reset()
+            b.reset()
+            c = b.step(np.array([1, 1]), np.array([1, 3]))
+            obs = (lambda s: s.observation.obs) if t == "dm" else (lambda s: s[0])
+            assert np.array_equal(obs(a), obs(c)), t
+        own = envpool_lite.make_gymnasium("CartPole-v1", num_envs=4)
+        own.reset()
+        try:
+            own.step(np.zeros(4, dtype=int), np.array([1, 3]))
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("envpool_lite accepted 4 actions for 2 ids")
+        own.close()
+        try:
+            own.reset()
+        except RuntimeError:
+            pass
+        else:
+            raise AssertionError("envpool_lite's pool worked after close()")
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok", out
