@@ -4,7 +4,11 @@ CleanRL's ppo_atari_envpool_xla_jax_scan.py steps its envs inside a jitted
 lax.scan with the pool's xla() step function. This measures that loop with
 random actions (drawn with jax.random inside the scan, as the policy would
 be sampled), for envpool_lite and EnvPool 1.2.5, and the plain Python loop
-(env.step with numpy actions) for both, in one run, repeats interleaved:
+(env.step with numpy actions) for both, in one run, repeats interleaved.
+"python loop -> jax" is the Python loop of a JAX learner: each batch's
+observations also become a jax array (jnp.asarray), as the policy needs them;
+the scan's xla() step hands them over in XLA's own buffer (one copy of the
+batch's observations, which the bare Python loop skips):
 
     python benchmarks/xla_fps.py                      # Pong-v5, 16 envs
     python benchmarks/xla_fps.py --task Breakout-v5 --num-envs 8 --repeats 5
@@ -66,7 +70,10 @@ def run_scan(env, num_envs: int, steps: int) -> float:
     return rollouts * SCAN * num_envs / (time.perf_counter() - start)
 
 
-def run_python(env, num_envs: int, steps: int) -> float:
+def run_python(env, num_envs: int, steps: int, to_jax: bool = False) -> float:
+    import jax
+    import jax.numpy as jnp
+
     rng = np.random.default_rng(0)
     n_actions = int(getattr(env, "single_action_space", env.action_space).n)
     actions = [rng.integers(0, n_actions, size=num_envs).astype(np.int32) for _ in range(64)]
@@ -76,7 +83,9 @@ def run_python(env, num_envs: int, steps: int) -> float:
     batches = max(1, steps // num_envs)
     start = time.perf_counter()
     for i in range(batches):
-        env.step(actions[i % 64])
+        out = env.step(actions[i % 64])
+        if to_jax:
+            jax.block_until_ready(jnp.asarray(out[0]))
     return batches * num_envs / (time.perf_counter() - start)
 
 
@@ -90,24 +99,29 @@ def main() -> None:
 
     import jax
 
-    runs = [(s, mode) for s in ("envpool_lite", "envpool") for mode in ("xla scan", "python loop")]
+    modes = {
+        "xla scan": run_scan,
+        "python loop": run_python,
+        "python loop -> jax": lambda env, n, steps: run_python(env, n, steps, to_jax=True),
+    }
+    runs = [(s, mode) for s in ("envpool_lite", "envpool") for mode in modes]
     results: dict[tuple[str, str], list[float]] = {r: [] for r in runs}
     for repeat in range(args.repeats):
         for system, mode in runs:
             env = make(system, args.task, args.num_envs)
             try:
-                fps = (run_scan if mode == "xla scan" else run_python)(env, args.num_envs, args.steps)
+                fps = modes[mode](env, args.num_envs, args.steps)
             finally:
                 env.close()
             results[(system, mode)].append(fps)
-            print(f"[{repeat + 1}/{args.repeats}] {system:12s} {mode:11s} {fps:9,.0f} steps/s", flush=True)
+            print(f"[{repeat + 1}/{args.repeats}] {system:12s} {mode:18s} {fps:9,.0f} steps/s", flush=True)
 
     print(f"\n{args.task}, {args.num_envs} envs, jax {jax.__version__}, medians of {args.repeats} (min-max):")
     base = statistics.median(results[("envpool_lite", "python loop")])
     for system, mode in runs:
         values = results[(system, mode)]
         med = statistics.median(values)
-        print(f"  {system:12s} {mode:11s} {med:9,.0f} steps/s  ({min(values):,.0f}-{max(values):,.0f})  {med / base:.2f}x envpool_lite's Python loop")
+        print(f"  {system:12s} {mode:18s} {med:9,.0f} steps/s  ({min(values):,.0f}-{max(values):,.0f})  {med / base:.2f}x envpool_lite's Python loop")
 
 
 if __name__ == "__main__":

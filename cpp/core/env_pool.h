@@ -218,6 +218,50 @@ class EnvPool {
     return batch;
   }
 
+  // xla()'s step in a sync pool: every env sent at once, each field whose
+  // `direct[f]` is set written by the workers straight into it (XLA's
+  // result buffer of batch_size rows), which saves the copy out of the
+  // batch's block that recv() needs; the other fields stay in the block.
+  // Needs nothing in flight (CanStepDirect); the caller's buffers must
+  // outlive the call, and do: on close() it returns (throws) only once no
+  // worker can write a row.
+  bool CanStepDirect() {
+    return IsSync() && in_flight_count_ == 0 && !Closed() &&
+           state_queue_->NextBlockIfFresh() != nullptr;
+  }
+  Batch StepDirect(const int32_t* env_ids, const char* actions,
+                   char* const* direct) {
+    StateBlock* block = state_queue_->NextBlockIfFresh();
+    if (!IsSync() || in_flight_count_ != 0 || block == nullptr) {
+      throw std::logic_error(
+          "StepDirect: the pool is not idle and in sync mode");
+    }
+    for (std::size_t f = 0; f < fields_.size(); ++f) {
+      if (direct[f] != nullptr) block->Redirect(static_cast<int>(f), direct[f]);
+    }
+    try {
+      Send(env_ids, batch_size_, actions);
+    } catch (...) {
+      block->Restore();  // nothing was queued
+      throw;
+    }
+    try {
+      return Recv(-1, [] {});
+    } catch (...) {
+      if (Closed() && fork_generation_ == ForkGeneration()) {
+        // Closed meanwhile: rows may still be in a worker's hands, and they
+        // go to the caller's memory, gone once this throws. close() stops
+        // the queue first; wait until no worker is left to write one. (A
+        // forked child has no workers.)
+        while (!action_queue_->Stopped() ||
+               workers_running_.load(std::memory_order_acquire) != 0) {
+          std::this_thread::yield();
+        }
+      }
+      throw;
+    }
+  }
+
   // Draw envs that await an action (render()): `rgb` has n pictures of
   // spec.render_height x render_width x 3. Called on the send/recv thread,
   // which owns the in-flight flags, so no worker touches these envs now.
@@ -551,6 +595,7 @@ class EnvPool {
   }
 
   void WorkerLoop() {
+    workers_running_.fetch_add(1, std::memory_order_acq_rel);
     ActionItem items[kMaxChunk];
     while (int n = action_queue_->Pop(items, ChunkSize())) {
       // Close() drops the rest of a chunk: no one will receive it.
@@ -558,6 +603,7 @@ class EnvPool {
         Process(items[i]);
       }
     }
+    workers_running_.fetch_sub(1, std::memory_order_acq_rel);
   }
 
   // recv()'s thread, while the head batch is not ready:
@@ -773,6 +819,7 @@ class EnvPool {
   int num_envs_;
   int batch_size_;
   int num_threads_ = 1;
+  std::atomic<int> workers_running_{0};  // threads inside WorkerLoop
   bool same_step_;
   std::size_t action_bytes_;
   int64_t max_episode_steps_;

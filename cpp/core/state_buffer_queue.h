@@ -38,7 +38,9 @@ struct FieldLayout {
   std::size_t row_bytes = 0;  // bytes of one env's value
 };
 
-// One batch worth of memory for every output field.
+// One batch worth of memory for every output field. A field can be
+// redirected to memory of the caller's for one batch (xla()'s step writes
+// straight into XLA's result buffers); the pool restores it (Put).
 class StateBlock {
  public:
   StateBlock(const std::vector<FieldLayout>* fields, std::size_t bytes)
@@ -46,21 +48,32 @@ class StateBlock {
         data_(static_cast<char*>(std::aligned_alloc(64, RoundUp(bytes)))) {
     if (data_ == nullptr) throw std::bad_alloc();
     std::memset(data_, 0, RoundUp(bytes));
+    bases_.resize(fields_->size());
+    Restore();
   }
   ~StateBlock() { std::free(data_); }
   StateBlock(const StateBlock&) = delete;
   StateBlock& operator=(const StateBlock&) = delete;
 
-  char* Field(int field) const { return data_ + (*fields_)[field].offset; }
+  char* Field(int field) const { return bases_[field]; }
   char* At(int field, int row) const {
-    const FieldLayout& f = (*fields_)[field];
-    return data_ + f.offset + static_cast<std::size_t>(row) * f.row_bytes;
+    return bases_[field] +
+           static_cast<std::size_t>(row) * (*fields_)[field].row_bytes;
+  }
+
+  // Rows of `field` go to `to` (batch_size rows, C order) until Restore().
+  void Redirect(int field, char* to) { bases_[field] = to; }
+  void Restore() {
+    for (std::size_t f = 0; f < bases_.size(); ++f) {
+      bases_[f] = data_ + (*fields_)[f].offset;
+    }
   }
 
  private:
   static std::size_t RoundUp(std::size_t n) { return (n + 63) / 64 * 64; }
   const std::vector<FieldLayout>* fields_;
   char* data_;
+  std::vector<char*> bases_;  // each field's row 0
 };
 
 // Spare blocks. Shared (by shared_ptr) between the queue and every batch that
@@ -90,6 +103,7 @@ class BlockPool {
   }
 
   void Put(std::unique_ptr<StateBlock> block) {
+    block->Restore();
     std::lock_guard<std::mutex> lock(mu_);
     if (static_cast<int>(spares_.size()) < max_spares_) {
       spares_.push_back(std::move(block));
@@ -197,6 +211,15 @@ class StateBufferQueue {
   // pool closing). Touches no consumer state, so any thread may call it.
   void WakeAll() {
     for (RingEntry& e : ring_) FutexWake(&e.done, INT_MAX);
+  }
+  // The block the next send()'s rows go to, when nothing is in flight and
+  // the head block is untouched (sync mode): see EnvPool::StepDirect.
+  StateBlock* NextBlockIfFresh() {
+    if (next_position_.load(std::memory_order_relaxed) !=
+        head_block_ * batch_size_) {
+      return nullptr;
+    }
+    return ring_[head_].block.get();
   }
   bool HeadHasError() const {
     return ring_[head_].has_error.load(std::memory_order_relaxed);

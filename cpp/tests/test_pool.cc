@@ -216,6 +216,116 @@ void TestCloseFromAnotherThreadDuringRecv() {
   }
 }
 
+// Buffers of the caller's for StepDirect: one per field in `which` (others
+// null), batch_size rows each.
+struct DirectBuffers {
+  std::vector<std::unique_ptr<char[]>> memory;
+  std::vector<char*> pointers;
+  DirectBuffers(const EnvPool& pool, const std::vector<int>& which) {
+    const auto& fields = pool.Fields();
+    memory.resize(fields.size());
+    pointers.assign(fields.size(), nullptr);
+    for (int f : which) {
+      memory[f] = std::make_unique<char[]>(fields[f].spec.NumBytes() *
+                                           pool.BatchSize());
+      pointers[f] = memory[f].get();
+    }
+  }
+};
+
+// xla()'s StepDirect: the workers write the chosen fields straight into the
+// caller's buffers. Alternated with Send/Recv on one pool, it gives the
+// batches a Send/Recv-only pool gives, and the block it used goes back to
+// the spares restored (the Send/Recv steps after it land in the block).
+void TestStepDirect() {
+  EnvDescriptor d = Dummy();
+  EnvPool pool(d, d.defaults, Options(9, 9, 3));
+  EnvPool ref(d, d.defaults, Options(9, 9, 3));
+  std::vector<int32_t> all(9);
+  for (int i = 0; i < 9; ++i) all[i] = i;
+  std::vector<int32_t> actions(9, 1);
+  const auto* act = reinterpret_cast<const char*>(actions.data());
+  pool.SendReset(all.data(), 9, nullptr);
+  pool.Recv(-1, [] {});
+  ref.SendReset(all.data(), 9, nullptr);
+  ref.Recv(-1, [] {});
+  const std::size_t obs_bytes = pool.Fields()[EnvPool::kObs].spec.NumBytes();
+  for (int it = 0; it < 300; ++it) {
+    ref.Send(all.data(), 9, act);
+    Batch want = ref.Recv(-1, [] {});
+    if (it % 3 == 0) {
+      CHECK(pool.CanStepDirect());
+      DirectBuffers out(pool, {EnvPool::kObs, EnvPool::kEnvId});
+      Batch got = pool.StepDirect(all.data(), act, out.pointers.data());
+      CHECK(got.rows == 9);
+      for (int r = 0; r < 9; ++r) {
+        CHECK(std::memcmp(out.pointers[EnvPool::kObs] + r * obs_bytes,
+                          want.block->At(EnvPool::kObs, r), obs_bytes) == 0);
+        CHECK(reinterpret_cast<int32_t*>(out.pointers[EnvPool::kEnvId])[r] ==
+              r);
+        // A field left in the block is read from the block.
+        CHECK(std::memcmp(got.block->At(EnvPool::kElapsedStep, r),
+                          want.block->At(EnvPool::kElapsedStep, r),
+                          sizeof(int32_t)) == 0);
+      }
+      got.pool->Put(std::move(got.block));
+    } else {
+      pool.Send(all.data(), 9, act);
+      Batch got = pool.Recv(-1, [] {});
+      for (int r = 0; r < 9; ++r) {
+        CHECK(std::memcmp(got.block->At(EnvPool::kObs, r),
+                          want.block->At(EnvPool::kObs, r), obs_bytes) == 0);
+      }
+      got.pool->Put(std::move(got.block));
+    }
+    want.pool->Put(std::move(want.block));
+  }
+  // Not with an env in flight (the caller falls back to Send/Recv).
+  pool.Send(all.data(), 9, act);
+  CHECK(!pool.CanStepDirect());
+  pool.Recv(-1, [] {});
+}
+
+// Close() on another thread while StepDirect waits: it throws only once no
+// worker can write into the caller's buffers, which are freed right after
+// (AddressSanitizer reports any later write).
+void TestCloseDuringStepDirect() {
+  for (int trial = 0; trial < 20; ++trial) {
+    EnvDescriptor d = Dummy();
+    Config c = d.defaults;
+    c.Set("step_sleep_us", int64_t{trial % 2 == 0 ? 200 : 3000});
+    EnvPool pool(d, c, Options(8, 8, 2));
+    std::vector<int32_t> all(8);
+    for (int i = 0; i < 8; ++i) all[i] = i;
+    std::vector<int32_t> actions(8, 1);
+    std::atomic<bool> ended{false};
+    std::thread stepper([&] {
+      pool.SendReset(all.data(), 8, nullptr);
+      pool.Recv(-1, [] {});
+      for (;;) {
+        auto out = std::make_unique<DirectBuffers>(
+            pool, std::vector<int>{EnvPool::kObs, EnvPool::kReward});
+        try {
+          if (!pool.CanStepDirect()) break;
+          Batch b = pool.StepDirect(
+              all.data(), reinterpret_cast<const char*>(actions.data()),
+              out->pointers.data());
+          b.pool->Put(std::move(b.block));
+        } catch (const std::logic_error&) {
+          out.reset();  // freed at once: no worker may write here now
+          break;
+        }
+      }
+      ended = true;
+    });
+    std::this_thread::sleep_for(std::chrono::microseconds(500 + 300 * trial));
+    pool.Close();
+    stepper.join();
+    CHECK(ended);
+    CHECK(pool.Closed());
+  }
+}
+
 // A sync pool of 2 Dummy envs (one worker) whose first step, of at least
 // `sleep_us`, is in flight.
 std::unique_ptr<EnvPool> TwoSlowEnvsInFlight(int64_t sleep_us) {
@@ -293,6 +403,8 @@ int main() {
   RUN(TestCloseWhileStepping);
   RUN(TestCloseFromAnotherThreadDuringRecv);
   RUN(TestConcurrentCallsRejected);
+  RUN(TestStepDirect);
+  RUN(TestCloseDuringStepDirect);
   RUN(TestCloseFromInsideRecv);
   RUN(TestConfigRanges);
   std::printf("all pool tests passed\n");

@@ -44,8 +44,16 @@ struct EnvpoolLiteXlaBridge {
   // int32 for a float64 / int64 field when JAX runs without x64).
   const char* (*recv)(int64_t pool_id, int32_t rows, int32_t num_outputs,
                       void* const* outputs, const int32_t* output_dtypes);
+  // step(): send() every env of a sync pool, then recv() its batch. With
+  // nothing else in flight the workers write each output whose element type
+  // is the field's own straight into it (no copy); otherwise as send() then
+  // recv().
+  const char* (*step)(int64_t pool_id, const void* actions,
+                      int32_t action_dtype, int64_t action_elements,
+                      int32_t rows, int32_t num_outputs, void* const* outputs,
+                      const int32_t* output_dtypes);
 };
 
-#define ENVPOOL_LITE_XLA_BRIDGE_VERSION 1
+#define ENVPOOL_LITE_XLA_BRIDGE_VERSION 2
 
 }  // extern "C"

@@ -83,6 +83,31 @@ ffi::Error SendImpl(ffi::AnyBuffer handle, ffi::AnyBuffer action,
   return ffi::Error::Success();
 }
 
+// The result buffers of a recv or step call: their pointers and element
+// types, and their common number of rows.
+ffi::Error Outputs(ffi::RemainingRets& fields, std::vector<void*>* outputs,
+                   std::vector<int32_t>* dtypes, int64_t* rows) {
+  const std::size_t n = fields.size();
+  outputs->resize(n);
+  dtypes->resize(n);
+  *rows = -1;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto field = fields.get<ffi::AnyBuffer>(i);
+    if (field.has_error()) return field.error();
+    ffi::AnyBuffer buffer = **field;
+    (*outputs)[i] = buffer.untyped_data();
+    (*dtypes)[i] = CoreDType(buffer.element_type());
+    const auto dims = buffer.dimensions();
+    if (dims.size() == 0 || (*dtypes)[i] < 0 ||
+        (*rows >= 0 && dims[0] != *rows)) {
+      return ffi::Error::InvalidArgument(
+          "envpool_lite xla(): unexpected result buffers");
+    }
+    *rows = dims[0];
+  }
+  return ffi::Error::Success();
+}
+
 ffi::Error RecvImpl(ffi::AnyBuffer handle,
                     ffi::Result<ffi::AnyBuffer> handle_out,
                     ffi::RemainingRets fields) {
@@ -92,26 +117,43 @@ ffi::Error RecvImpl(ffi::AnyBuffer handle,
   }
   auto id = ReadHandle(handle, handle_out);
   if (id.has_error()) return id.error();
-  const std::size_t n = fields.size();
-  std::vector<void*> outputs(n);
-  std::vector<int32_t> dtypes(n);
+  std::vector<void*> outputs;
+  std::vector<int32_t> dtypes;
   int64_t rows = -1;
-  for (std::size_t i = 0; i < n; ++i) {
-    auto field = fields.get<ffi::AnyBuffer>(i);
-    if (field.has_error()) return field.error();
-    ffi::AnyBuffer buffer = **field;
-    outputs[i] = buffer.untyped_data();
-    dtypes[i] = CoreDType(buffer.element_type());
-    const auto dims = buffer.dimensions();
-    if (dims.size() == 0 || dtypes[i] < 0 || (rows >= 0 && dims[0] != rows)) {
-      return ffi::Error::InvalidArgument(
-          "envpool_lite xla(): unexpected result buffers");
-    }
-    rows = dims[0];
+  ffi::Error bad = Outputs(fields, &outputs, &dtypes, &rows);
+  if (bad.failure()) return bad;
+  const char* error = bridge->recv(id.value(), static_cast<int32_t>(rows),
+                                   static_cast<int32_t>(outputs.size()),
+                                   outputs.data(), dtypes.data());
+  if (error != nullptr) return ffi::Error::InvalidArgument(error);
+  return ffi::Error::Success();
+}
+
+// send() every env of a sync pool and recv() the batch, in one call: the
+// pool can then write the batch straight into the result buffers.
+ffi::Error StepImpl(ffi::AnyBuffer handle, ffi::AnyBuffer action,
+                    ffi::Result<ffi::AnyBuffer> handle_out,
+                    ffi::RemainingRets fields) {
+  const EnvpoolLiteXlaBridge* bridge = Bridge();
+  if (bridge == nullptr) {
+    return ffi::Error::Internal("envpool_lite xla(): not initialised");
   }
-  const char* error =
-      bridge->recv(id.value(), static_cast<int32_t>(rows),
-                   static_cast<int32_t>(n), outputs.data(), dtypes.data());
+  auto id = ReadHandle(handle, handle_out);
+  if (id.has_error()) return id.error();
+  const int32_t dtype = CoreDType(action.element_type());
+  if (dtype < 0) {
+    return ffi::Error::InvalidArgument(
+        "envpool_lite xla(): unsupported action element type");
+  }
+  std::vector<void*> outputs;
+  std::vector<int32_t> dtypes;
+  int64_t rows = -1;
+  ffi::Error bad = Outputs(fields, &outputs, &dtypes, &rows);
+  if (bad.failure()) return bad;
+  const char* error = bridge->step(
+      id.value(), action.untyped_data(), dtype,
+      static_cast<int64_t>(action.element_count()), static_cast<int32_t>(rows),
+      static_cast<int32_t>(outputs.size()), outputs.data(), dtypes.data());
   if (error != nullptr) return ffi::Error::InvalidArgument(error);
   return ffi::Error::Success();
 }
@@ -142,6 +184,13 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(envpool_lite_xla_send, SendImpl,
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(envpool_lite_xla_recv, RecvImpl,
                               ffi::Ffi::Bind()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>()
+                                  .RemainingRets());
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(envpool_lite_xla_step, StepImpl,
+                              ffi::Ffi::Bind()
+                                  .Arg<ffi::AnyBuffer>()
                                   .Arg<ffi::AnyBuffer>()
                                   .Ret<ffi::AnyBuffer>()
                                   .RemainingRets());

@@ -26,7 +26,7 @@ import numpy as np
 
 from envpool_lite import _core
 
-_SEND, _RECV = "envpool_lite_xla_send", "envpool_lite_xla_recv"
+_SEND, _RECV, _STEP = "envpool_lite_xla_send", "envpool_lite_xla_recv", "envpool_lite_xla_step"
 _LIBRARY = "libenvpool_lite_xla.so"
 _library: ctypes.CDLL | None = None  # loaded and registered once per process
 
@@ -77,6 +77,7 @@ def _register(jax) -> None:
         raise RuntimeError(f"{path} does not match this envpool_lite._core: rebuild envpool_lite")
     jax.ffi.register_ffi_target(_SEND, jax.ffi.pycapsule(library.envpool_lite_xla_send), platform="cpu")
     jax.ffi.register_ffi_target(_RECV, jax.ffi.pycapsule(library.envpool_lite_xla_recv), platform="cpu")
+    jax.ffi.register_ffi_target(_STEP, jax.ffi.pycapsule(library.envpool_lite_xla_step), platform="cpu")
     _library = library
 
 
@@ -134,10 +135,13 @@ def make_xla(face: Any) -> tuple[np.ndarray, Callable, Callable, Callable]:
     formatter = face._format_traced
     send_call = jax.ffi.ffi_call(_SEND, handle_struct, has_side_effect=True)
     recv_call = jax.ffi.ffi_call(_RECV, (handle_struct, *fields), has_side_effect=True)
+    # A sync pool's step of every env: one call, in which the pool writes the
+    # batch straight into XLA's result buffers.
+    step_call = jax.ffi.ffi_call(_STEP, (handle_struct, *fields), has_side_effect=True)
 
-    def send(handle: Any, action: Any, env_id: Any = None) -> Any:
-        """Queue one action per env id (default: every env, sync pools);
-        returns the handle for the next call."""
+    def checked(action: Any, env_id: Any) -> tuple[Any, Any]:
+        """The action array and the env ids (all_ids by default), checked
+        as step() checks them."""
         if isinstance(action, dict):  # EnvPool's dict form
             env_id = action.get("env_id", env_id)
             action = action["action"]
@@ -155,6 +159,12 @@ def make_xla(face: Any) -> tuple[np.ndarray, Callable, Callable, Callable]:
             raise ValueError(f"action has shape {_shape_text(action.shape)}, expected {_shape_text(want)} (one action per env id)")
         if action.dtype not in (jnp.bool_, jnp.uint8, jnp.int8, jnp.int32, jnp.int64, jnp.float32, jnp.float64):
             action = action.astype(action_dtype)
+        return action, env_id
+
+    def send(handle: Any, action: Any, env_id: Any = None) -> Any:
+        """Queue one action per env id (default: every env, sync pools);
+        returns the handle for the next call."""
+        action, env_id = checked(action, env_id)
         return send_call(handle, action, env_id.astype(jnp.int32))
 
     def recv(handle: Any) -> tuple[Any, Any]:
@@ -164,7 +174,11 @@ def make_xla(face: Any) -> tuple[np.ndarray, Callable, Callable, Callable]:
 
     def step(handle: Any, action: Any, env_id: Any = None) -> tuple[Any, Any]:
         """send() then recv()."""
-        return recv(send(handle, action, env_id))
+        if is_async or env_id is not None or (isinstance(action, dict) and "env_id" in action):
+            return recv(send(handle, action, env_id))
+        action, _ = checked(action, None)
+        out = step_call(handle, action)
+        return out[0], formatter(tuple(out[1:]))
 
     pool_id = pool.xla_id()
     handle = np.frombuffer(np.array([pool_id], dtype="<i8").tobytes(), dtype="<u4").copy()
