@@ -133,7 +133,7 @@ def make_gymnasium(task_id: str, gym_reset_return_info: bool = True, autoreset_m
     return GymnasiumEnvPool(make_spec(task_id, **kwargs), autoreset_mode, render_mode)
 
 
-def make_gym(task_id: str, gym_reset_return_info: bool | None = None, render_mode: str | None = None, **kwargs: Any):
+def make_gym(task_id: str, gym_reset_return_info: bool | None = None, render_mode: str | None = None, **kwargs: Any) -> GymnasiumEnvPool | GymEnvPool:
     """EnvPool's make_gym, by the gym installed (as EnvPool 0.8): with
     gym < 0.26, gym's old API (reset() -> obs, or (obs, info) with
     gym_reset_return_info=True; step() -> (obs, reward, done, info) with
@@ -154,7 +154,7 @@ def make_dm(task_id: str, render_mode: str | None = None, **kwargs: Any) -> DMEn
     return DMEnvPool(make_spec(task_id, **kwargs), render_mode)
 
 
-def make(task_id: str, env_type: str, **kwargs: Any):
+def make(task_id: str, env_type: str, **kwargs: Any) -> DMEnvPool | GymnasiumEnvPool | GymEnvPool:
     """EnvPool's make: env_type "gym", "gymnasium" or "dm"."""
     if env_type == "dm":
         return make_dm(task_id, **kwargs)
