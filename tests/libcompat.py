@@ -29,6 +29,10 @@ assert envpool.__file__.startswith({str(COMPAT / "envpool")!r}), envpool.__file_
 """
 
 
+def _same(a: Path, b: Path) -> bool:
+    return b.is_file() and a.read_bytes() == b.read_bytes()
+
+
 def run_with(groups: tuple[str, ...], code: str, timeout: int = 900) -> str:
     """Run `code` in a fresh interpreter with build/compat/<group> for each
     group (first wins) and the `envpool` module on the path; return its
@@ -36,6 +40,12 @@ def run_with(groups: tuple[str, ...], code: str, timeout: int = 900) -> str:
     scripts/setup_compat.sh has not run."""
     paths = [COMPAT / g for g in groups] + [COMPAT / "envpool"]
     missing = [str(p) for p in paths if not p.is_dir()]
+    if not missing:
+        # The installed module must be compat/envpool as it is now.
+        source = ROOT / "compat" / "envpool" / "envpool"
+        stale = [str(f.relative_to(source)) for f in source.rglob("*.py") if not _same(f, COMPAT / "envpool" / "envpool" / f.relative_to(source))]
+        if stale:
+            pytest.fail(f"build/compat/envpool is older than compat/envpool ({', '.join(stale)}): run bash scripts/setup_compat.sh")
     if missing:
         message = f"not installed: {', '.join(missing)} (run: bash scripts/setup_compat.sh)"
         if os.environ.get("CI"):
