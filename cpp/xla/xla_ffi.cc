@@ -1,6 +1,8 @@
-// xla()'s two XLA FFI handlers (the typed FFI of jax.ffi), for the CPU:
+// xla()'s XLA FFI handlers (the typed FFI of jax.ffi), for the CPU:
 //   envpool_lite_xla_send(handle, action, env_id) -> handle
 //   envpool_lite_xla_recv(handle) -> handle, one buffer per batch field
+//   envpool_lite_xla_step(handle, action) -> handle, one buffer per field
+//     (a sync pool's send of every env and its recv, in one call)
 // The handle is a uint32[2] array holding the pool's id (little-endian
 // int64); returning it orders the calls inside jit, scan and fori_loop, as
 // EnvPool's handle does. The work itself is _core's (xla_bridge.h).
@@ -39,10 +41,19 @@ int32_t CoreDType(ffi::DataType t) {
   }
 }
 
-// The pool id in a handle, after checking the handle's shape; copies the
-// handle to the result (the next call's handle).
+const EnvpoolLiteXlaBridge* Bridge() {
+  return g_bridge.load(std::memory_order_acquire);
+}
+
+// Every call's start: the pool id in its handle, after checking that xla.py
+// set the bridge and the handle's shape; copies the handle to the result
+// (the next call's handle).
 ffi::ErrorOr<int64_t> ReadHandle(const ffi::AnyBuffer& handle,
                                  ffi::Result<ffi::AnyBuffer>& out) {
+  if (Bridge() == nullptr) {
+    return ffi::Unexpected(
+        ffi::Error::Internal("envpool_lite xla(): not initialised"));
+  }
   if (handle.size_bytes() != sizeof(int64_t) ||
       out->size_bytes() != sizeof(int64_t)) {
     return ffi::Unexpected(ffi::Error::InvalidArgument(
@@ -57,26 +68,25 @@ ffi::ErrorOr<int64_t> ReadHandle(const ffi::AnyBuffer& handle,
   return id;
 }
 
-const EnvpoolLiteXlaBridge* Bridge() {
-  return g_bridge.load(std::memory_order_acquire);
+// The action's element type in _core's numbering.
+ffi::ErrorOr<int32_t> ActionDType(const ffi::AnyBuffer& action) {
+  const int32_t dtype = CoreDType(action.element_type());
+  if (dtype < 0) {
+    return ffi::Unexpected(ffi::Error::InvalidArgument(
+        "envpool_lite xla(): unsupported action element type"));
+  }
+  return dtype;
 }
 
 ffi::Error SendImpl(ffi::AnyBuffer handle, ffi::AnyBuffer action,
                     ffi::Buffer<ffi::S32> env_id,
                     ffi::Result<ffi::AnyBuffer> handle_out) {
-  const EnvpoolLiteXlaBridge* bridge = Bridge();
-  if (bridge == nullptr) {
-    return ffi::Error::Internal("envpool_lite xla(): not initialised");
-  }
   auto id = ReadHandle(handle, handle_out);
   if (id.has_error()) return id.error();
-  const int32_t dtype = CoreDType(action.element_type());
-  if (dtype < 0) {
-    return ffi::Error::InvalidArgument(
-        "envpool_lite xla(): unsupported action element type");
-  }
-  const char* error = bridge->send(
-      id.value(), action.untyped_data(), dtype,
+  auto dtype = ActionDType(action);
+  if (dtype.has_error()) return dtype.error();
+  const char* error = Bridge()->send(
+      id.value(), action.untyped_data(), dtype.value(),
       static_cast<int64_t>(action.element_count()), env_id.typed_data(),
       static_cast<int32_t>(env_id.element_count()));
   if (error != nullptr) return ffi::Error::InvalidArgument(error);
@@ -111,10 +121,6 @@ ffi::Error Outputs(ffi::RemainingRets& fields, std::vector<void*>* outputs,
 ffi::Error RecvImpl(ffi::AnyBuffer handle,
                     ffi::Result<ffi::AnyBuffer> handle_out,
                     ffi::RemainingRets fields) {
-  const EnvpoolLiteXlaBridge* bridge = Bridge();
-  if (bridge == nullptr) {
-    return ffi::Error::Internal("envpool_lite xla(): not initialised");
-  }
   auto id = ReadHandle(handle, handle_out);
   if (id.has_error()) return id.error();
   std::vector<void*> outputs;
@@ -122,9 +128,9 @@ ffi::Error RecvImpl(ffi::AnyBuffer handle,
   int64_t rows = -1;
   ffi::Error bad = Outputs(fields, &outputs, &dtypes, &rows);
   if (bad.failure()) return bad;
-  const char* error = bridge->recv(id.value(), static_cast<int32_t>(rows),
-                                   static_cast<int32_t>(outputs.size()),
-                                   outputs.data(), dtypes.data());
+  const char* error = Bridge()->recv(id.value(), static_cast<int32_t>(rows),
+                                     static_cast<int32_t>(outputs.size()),
+                                     outputs.data(), dtypes.data());
   if (error != nullptr) return ffi::Error::InvalidArgument(error);
   return ffi::Error::Success();
 }
@@ -134,24 +140,17 @@ ffi::Error RecvImpl(ffi::AnyBuffer handle,
 ffi::Error StepImpl(ffi::AnyBuffer handle, ffi::AnyBuffer action,
                     ffi::Result<ffi::AnyBuffer> handle_out,
                     ffi::RemainingRets fields) {
-  const EnvpoolLiteXlaBridge* bridge = Bridge();
-  if (bridge == nullptr) {
-    return ffi::Error::Internal("envpool_lite xla(): not initialised");
-  }
   auto id = ReadHandle(handle, handle_out);
   if (id.has_error()) return id.error();
-  const int32_t dtype = CoreDType(action.element_type());
-  if (dtype < 0) {
-    return ffi::Error::InvalidArgument(
-        "envpool_lite xla(): unsupported action element type");
-  }
+  auto dtype = ActionDType(action);
+  if (dtype.has_error()) return dtype.error();
   std::vector<void*> outputs;
   std::vector<int32_t> dtypes;
   int64_t rows = -1;
   ffi::Error bad = Outputs(fields, &outputs, &dtypes, &rows);
   if (bad.failure()) return bad;
-  const char* error = bridge->step(
-      id.value(), action.untyped_data(), dtype,
+  const char* error = Bridge()->step(
+      id.value(), action.untyped_data(), dtype.value(),
       static_cast<int64_t>(action.element_count()), static_cast<int32_t>(rows),
       static_cast<int32_t>(outputs.size()), outputs.data(), dtypes.data());
   if (error != nullptr) return ffi::Error::InvalidArgument(error);

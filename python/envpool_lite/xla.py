@@ -7,7 +7,7 @@ FFI, jax.ffi). JAX is imported only here, when xla() is called.
 
 The handle is a small array naming the pool. Each call takes it and returns
 it; threading it through the loop (as CleanRL's and PureJaxQL's scripts do)
-orders the calls. The two FFI handlers live in a library of their own,
+orders the calls. The FFI handlers (send, recv, step) live in a library of their own,
 compiled against the XLA FFI headers of the jaxlib present when envpool_lite
 was built (cpp/xla/xla_ffi.cc); they call into _core through a table of C
 functions (cpp/xla/xla_bridge.h). CPU only: a computation placed on a GPU
@@ -52,7 +52,7 @@ def _library_path() -> pathlib.Path:
 
 def _register(jax) -> None:
     """Loads the FFI handlers' library, hands it _core's C table and
-    registers the two targets with XLA (once per process)."""
+    registers the three targets with XLA (once per process)."""
     global _library
     if _library is not None:
         return
