@@ -27,7 +27,7 @@ lint: setup
 	.venv/bin/ruff check $(PY_SOURCES)
 	.venv/bin/ruff format --check $(PY_SOURCES)
 	.venv/bin/mypy
-	.venv/bin/python -m mypy.stubtest envpool_lite._core --allowlist python/envpool_lite/_core_stubtest_allowlist.txt
+	.venv/bin/python -m mypy.stubtest envpool_lite._core --allowlist python/envpool_lite/_core_stubtest_allowlist.txt --mypy-config-file pyproject.toml
 	.venv/bin/clang-format --dry-run -Werror $(CPP_SOURCES)
 	@echo "lint: clean"
 
