@@ -35,6 +35,16 @@ for req in tests/compat/*.txt; do
   install_group "$(basename "$req" .txt)" "$req"
 done
 
+# procgen 0.10.7 (tests/compat/procgen_oracle.txt says why): its CPython 3.10
+# wheel, by name, into the procgen_oracle group; again whenever that group
+# was reinstalled.
+if [ ! -f build/compat/procgen_oracle/procgen/version.txt ]; then
+  echo "setup_compat: installing procgen==0.10.7 into build/compat/procgen_oracle"
+  pip_install --target build/compat/procgen_oracle --only-binary=:all: \
+    --python-version 3.10 --implementation cp --abi cp310 \
+    --platform manylinux2014_x86_64 procgen==0.10.7
+fi
+
 # The `envpool` module itself, installed from its directory as a user would
 # (reinstalled every time: it is ours and small).
 rm -rf build/compat/envpool

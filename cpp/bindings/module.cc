@@ -956,6 +956,13 @@ PYBIND11_MODULE(_core, m) {
 #else
   m.attr("MUJOCO_VERSION") = "";
 #endif
+  // The procgen release whose libenv.so the Procgen envs run ("" when left
+  // out).
+#ifdef ENVPOOL_LITE_PROCGEN
+  m.attr("PROCGEN_VERSION") = ENVPOOL_LITE_PROCGEN_VERSION;
+#else
+  m.attr("PROCGEN_VERSION") = "";
+#endif
 
   m.def("list_tasks", [] { return GlobalRegistry().TaskIds(); });
   m.def("task_defaults", [](const std::string& task_id) {

@@ -48,6 +48,10 @@ struct StepResult {
   // double exactly.
   double reward = 0.0;
   bool terminated = false;
+  // The env's own time limit ended the episode (Procgen's games end every
+  // level at their timeout, whatever max_episode_steps says): reported as
+  // truncated, like the pool's own limit (max_episode_steps).
+  bool truncated = false;
   // Multiplies the pool's discount (0 on termination, else 1); an env can
   // lower it, e.g. Atari's zero_discount_on_life_loss.
   float discount = 1.0f;

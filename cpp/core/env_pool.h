@@ -714,7 +714,8 @@ class EnvPool {
       failed = true;
     }
     bool truncated =
-        stepped && max_episode_steps_ > 0 && s.elapsed >= max_episode_steps_;
+        stepped && (result.truncated || (max_episode_steps_ > 0 &&
+                                         s.elapsed >= max_episode_steps_));
     bool done = result.terminated || truncated;
 
     // Claim the output row only now: async batches go to whoever finished.

@@ -12,6 +12,7 @@ void RegisterBox2d(Registry& registry);
 void RegisterClassicControl(Registry& registry);
 void RegisterDmControl(Registry& registry);
 void RegisterMujoco(Registry& registry);
+void RegisterProcgen(Registry& registry);
 void RegisterTesting(Registry& registry);
 void RegisterToyText(Registry& registry);
 void RegisterVizdoom(Registry& registry);
@@ -29,6 +30,9 @@ void RegisterAllEnvs(Registry& registry) {
 #endif
 #ifdef ENVPOOL_LITE_BOX2D
   registry.AddFamily("box2d", RegisterBox2d);
+#endif
+#ifdef ENVPOOL_LITE_PROCGEN
+  registry.AddFamily("procgen", RegisterProcgen);
 #endif
 #ifdef ENVPOOL_LITE_VIZDOOM
   registry.AddFamily("vizdoom", RegisterVizdoom);

@@ -12,6 +12,7 @@ MAX_NUM_ENVS: int
 MAX_NUM_THREADS: int
 # The mujoco version the MuJoCo envs were built for ("" when left out).
 MUJOCO_VERSION: str
+PROCGEN_VERSION: str
 
 # An option's value as the C++ env takes it (the type of its default).
 _OptionValue = bool | int | float | str | tuple[float, ...] | tuple[str, ...] | dict[str, tuple[float, ...]] | dict[int, float]

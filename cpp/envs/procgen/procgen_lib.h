@@ -1,0 +1,126 @@
+// procgen's libenv.so, the 16 games as OpenAI's procgen 0.10.7 wheel ships
+// them, loaded at run time (dlopen) from the path Python passes in the
+// "procgen_lib" option (third_party/procgen.cmake installs it into the
+// package). Its API is gym3's libenv (gym3/libenv.h): libenv_make builds a
+// vector of games from typed options, libenv_set_buffers tells it where to
+// write, libenv_act steps, libenv_observe draws the 512x512 picture.
+#pragma once
+
+#include <dlfcn.h>
+#include <gym3/libenv.h>
+
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace envpool_lite {
+namespace procgen {
+
+struct Lib {
+  decltype(&::libenv_version) version = nullptr;
+  decltype(&::libenv_make) make = nullptr;
+  decltype(&::libenv_get_tensortypes) get_tensortypes = nullptr;
+  decltype(&::libenv_set_buffers) set_buffers = nullptr;
+  decltype(&::libenv_observe) observe = nullptr;
+  decltype(&::libenv_act) act = nullptr;
+  decltype(&::libenv_close) close = nullptr;
+};
+
+inline std::string InstallHint() {
+  return std::string("envpool_lite's build installs procgen==") +
+         ENVPOOL_LITE_PROCGEN_VERSION +
+         "'s libenv.so into the package (third_party/procgen.cmake); "
+         "reinstall envpool_lite";
+}
+
+// Loads libenv.so from `path` once per process and checks that it is the
+// libenv API this build was compiled for.
+inline const Lib& LoadLib(const std::string& path) {
+  static std::mutex mutex;
+  static Lib lib;
+  static bool loaded = false;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (loaded) return lib;
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = dlerror();
+    throw std::invalid_argument("Procgen: cannot load " + path + ": " +
+                                (err ? err : "unknown error") + "; " +
+                                InstallHint());
+  }
+  Lib l;
+  auto sym = [&](const char* name) {
+    void* p = dlsym(handle, name);
+    if (p == nullptr) {
+      throw std::invalid_argument("Procgen: " + path + " has no " + name +
+                                  "; " + InstallHint());
+    }
+    return p;
+  };
+#define ENVPOOL_LITE_LIBENV_SYM(field, name) \
+  l.field = reinterpret_cast<decltype(l.field)>(sym(#name))
+  ENVPOOL_LITE_LIBENV_SYM(version, libenv_version);
+  ENVPOOL_LITE_LIBENV_SYM(make, libenv_make);
+  ENVPOOL_LITE_LIBENV_SYM(get_tensortypes, libenv_get_tensortypes);
+  ENVPOOL_LITE_LIBENV_SYM(set_buffers, libenv_set_buffers);
+  ENVPOOL_LITE_LIBENV_SYM(observe, libenv_observe);
+  ENVPOOL_LITE_LIBENV_SYM(act, libenv_act);
+  ENVPOOL_LITE_LIBENV_SYM(close, libenv_close);
+#undef ENVPOOL_LITE_LIBENV_SYM
+  if (l.version() != LIBENV_VERSION) {
+    throw std::invalid_argument(
+        "Procgen: " + path + " implements libenv version " +
+        std::to_string(l.version()) + ", this build needs " +
+        std::to_string(LIBENV_VERSION) + "; " + InstallHint());
+  }
+  lib = l;
+  loaded = true;
+  return lib;
+}
+
+// libenv's options: a name, a dtype and the bytes of the value. procgen reads
+// ints as int32, bools as one uint8 and strings as uint8 arrays (gym3's
+// CEnv passes them so).
+class Options {
+ public:
+  void Int(const char* name, int32_t value) {
+    Add(name, LIBENV_DTYPE_INT32, &value, sizeof(value), 1);
+  }
+  void Bool(const char* name, bool value) {
+    uint8_t v = value ? 1 : 0;
+    Add(name, LIBENV_DTYPE_UINT8, &v, 1, 1);
+  }
+  void String(const char* name, const std::string& value) {
+    Add(name, LIBENV_DTYPE_UINT8, value.data(), value.size(),
+        static_cast<int>(value.size()));
+  }
+  // Valid while this object lives and is not changed.
+  libenv_options Get() {
+    items_.resize(data_.size());
+    for (std::size_t i = 0; i < data_.size(); ++i) {
+      items_[i].data = data_[i].data();
+    }
+    return libenv_options{items_.data(), static_cast<int>(items_.size())};
+  }
+
+ private:
+  void Add(const char* name, libenv_dtype dtype, const void* data,
+           std::size_t bytes, int count) {
+    libenv_option item;
+    std::memset(&item, 0, sizeof(item));
+    std::strncpy(item.name, name, LIBENV_MAX_NAME_LEN - 1);
+    item.dtype = dtype;
+    item.count = count;
+    items_.push_back(item);
+    const char* p = static_cast<const char*>(data);
+    data_.emplace_back(p, p + bytes);
+  }
+  std::vector<libenv_option> items_;
+  std::vector<std::vector<char>> data_;
+};
+
+}  // namespace procgen
+}  // namespace envpool_lite

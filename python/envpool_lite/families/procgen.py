@@ -1,0 +1,78 @@
+"""The Procgen family (cpp/envs/procgen/): OpenAI's 16 procgen games in each
+of their distribution modes (50 ids, named as EnvPool names them). The envs
+run procgen 0.10.7's own libenv.so, which the build installs into the package
+with the games' assets (third_party/procgen.cmake); this module finds them
+and takes procgen's forms of the options."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from envpool_lite import _core
+from envpool_lite.families import Family
+
+#: procgen's distribution_mode names (ProcgenGym3Env's strings) and the ints
+#: EnvPool takes.
+DISTRIBUTION_MODES: Mapping[str, int] = {"easy": 0, "hard": 1, "extreme": 2, "memory": 10, "exploration": 20}
+MAX_RAND_SEED = 2**31 - 1
+
+
+def data_dir() -> str:
+    """Where the build installed procgen's libenv.so and assets."""
+    return os.path.join(os.path.dirname(os.path.abspath(_core.__file__)), "_procgen")
+
+
+def _install_hint() -> str:
+    return f"envpool_lite's build fetches procgen=={_core.PROCGEN_VERSION or '0.10.7'}'s official wheel by name and installs its libenv.so and assets; reinstall envpool_lite (pip install --force-reinstall --no-deps envpool_lite, or from the source tree: pip install .) where the package index is reachable"
+
+
+def library_and_assets(task_id: str) -> tuple[str, str]:
+    """procgen's libenv.so and its assets folder, after checking that they are
+    the release this build was made for. Raises ImportError saying what to
+    install."""
+    needed = _core.PROCGEN_VERSION
+    if not needed:
+        raise ImportError(f"{task_id}: this build of envpool_lite has no Procgen envs (procgen's wheel could not be fetched when it was built); {_install_hint()}")
+    root = data_dir()
+    lib = os.path.join(root, "libenv.so")
+    assets = os.path.join(root, "assets")
+    version_file = os.path.join(root, "version.txt")
+    if not (os.path.isfile(lib) and os.path.isdir(assets) and os.path.isfile(version_file)):
+        raise ImportError(f"{task_id} needs procgen {needed}'s libenv.so and assets in {root}, which are missing; {_install_hint()}")
+    with open(version_file) as f:
+        found = f.read().strip()
+    if found != needed:
+        raise ImportError(f"{task_id}: {root} holds procgen {found}'s libenv.so, this build needs procgen {needed}; {_install_hint()}")
+    return lib, assets + os.sep
+
+
+class Procgen(Family):
+    # The game is set by the registration; the library and assets are found
+    # here.
+    internal_options = frozenset({"env_name", "procgen_lib", "resource_root"})
+
+    def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        mode = kwargs.get("distribution_mode")
+        if isinstance(mode, str):
+            if mode not in DISTRIBUTION_MODES:
+                raise ValueError(f"option 'distribution_mode' must be one of {', '.join(map(repr, DISTRIBUTION_MODES))} or their ints {', '.join(map(str, DISTRIBUTION_MODES.values()))}, got {mode!r}")
+            kwargs["distribution_mode"] = DISTRIBUTION_MODES[mode]
+        if "rand_seed" in kwargs:  # ProcgenGym3Env's name for the seed
+            if "seed" in kwargs:
+                raise TypeError("pass seed or rand_seed (procgen's name for it), not both")
+            kwargs["seed"] = kwargs.pop("rand_seed")
+        return kwargs
+
+    def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
+        from envpool_lite.spec import seeds_for
+
+        seeds = seeds_for(config["seed"], range(config["num_envs"]), config["num_envs"])
+        if max(seeds) > MAX_RAND_SEED:
+            raise ValueError(f"seed: env i gets procgen's rand_seed = seed + i, an int32, so seeds must be at most 2**31 - 1; got {max(seeds)}")
+        lib, assets = library_and_assets(task_id)
+        return {**internal, "procgen_lib": lib, "resource_root": assets}
+
+
+family = Procgen()
