@@ -62,6 +62,7 @@ class Task:
     vizdoom_gym_id: str | None = None  # vizdoom's own gymnasium env, if any
     atari_game: str | None = None  # Atari: the ROM id, for ale-py's peers
     dm_control: tuple = ()  # dm_control: (domain, task), for dm_control's own loop
+    procgen: tuple = ()  # Procgen: (game, distribution mode), for procgen's own gym3 env
     env_id: str | None = None  # the id to make, where name is a label (a task with other options)
 
     @property
@@ -144,6 +145,16 @@ TASKS = {
     **{
         name: Task(name, name, headline=(), full=((1, 1, 1), (16, 8, 2), (16, 16, 2)), quick=(), steps=steps, limit_steps=steps)
         for name, steps in (("LunarLander-v3", 64000), ("BipedalWalker-v3", 32000), ("CarRacing-v3", 4000))
+    },
+    # Procgen: procgen 0.10.7's games, 64x64 RGB frames channels-last on
+    # every system (procgen's layout; EnvPool's default is channels-first),
+    # procgen's other defaults.
+    # The peers are EnvPool's Procgen (on the system's Qt 5) and procgen's own
+    # gym3 vector env (every env in one C call, its own threads), installed by
+    # scripts/setup_compat.sh. Only in --full (and --tasks).
+    **{
+        name: Task(name, None, options={"channel_first": False}, headline=(), full=((1, 1, 1), (16, 8, 2), (16, 16, 2)), quick=(), steps=steps, limit_steps=steps, procgen=game)
+        for name, game, steps in (("BigfishEasy-v0", ("bigfish", "easy"), 40000), ("CoinrunHard-v0", ("coinrun", "hard"), 40000), ("StarpilotEasy-v0", ("starpilot", "easy"), 40000))
     },
     # From pixels: 84x84 frames of camera 0, drawn by each env's thread
     # (software OpenGL here). EnvPool 1.2.5's from_pixels aborts without a
@@ -498,6 +509,46 @@ def run_vizdoom_gym(task: Task, cfg: Config, steps: int) -> float:
     return rate
 
 
+def run_procgen_gym3(task: Task, cfg: Config, steps: int) -> float:
+    """procgen's own vector env, ProcgenGym3Env(num=num_envs) (its Python
+    over its libenv.so, which steps every env in one C call on num_threads
+    threads of its own; one env: no threads), from the official 0.10.7
+    wheel that scripts/setup_compat.sh installs into build/compat. Sync only:
+    every act() steps every env."""
+    if not task.procgen:
+        raise Skip("not a Procgen task")
+    if cfg.batch_size != cfg.num_envs:
+        raise Skip("sync only")
+    root = Path(__file__).resolve().parents[1] / "build" / "compat" / "procgen_oracle"
+    if not (root / "procgen" / "env.py").is_file():
+        raise Skip(f"procgen 0.10.7 not installed in {root} (bash scripts/setup_compat.sh)", missing=True)
+    if "procgen" not in sys.modules:  # procgen/env.py without procgen/__init__.py's gym registration
+        import types
+
+        sys.path.append(str(root))
+        package = types.ModuleType("procgen")
+        package.__path__ = [str(root / "procgen")]
+        sys.modules["procgen"] = package
+    from procgen.env import ProcgenGym3Env
+
+    game, mode = task.procgen
+    threads = 0 if cfg.num_envs == 1 else cfg.num_threads
+    env = ProcgenGym3Env(num=cfg.num_envs, env_name=game, distribution_mode=mode, rand_seed=0, num_threads=threads)
+    rng = np.random.default_rng(0)
+    actions = [rng.integers(0, 15, cfg.num_envs).astype(np.int32) for _ in range(64)]
+    for i in range(10):
+        env.act(actions[i])
+        env.observe()
+    batches = max(1, steps // cfg.num_envs)
+    start = time.perf_counter()
+    for i in range(batches):
+        env.act(actions[i % 64])
+        env.observe()
+    rate = batches * cfg.num_envs / (time.perf_counter() - start)
+    env.close()
+    return rate
+
+
 def run_ale_vector(task: Task, cfg: Config, steps: int) -> float:
     """ale-py's AtariVectorEnv (ALE's own C++ thread pool, same batching and
     preprocessing settings), driven by the same send/recv loop."""
@@ -551,6 +602,7 @@ SYSTEMS: dict[str, Callable[[Task, Config, int], float]] = {
     "vizdoom_gym": run_vizdoom_gym,
     "ale_vector": run_ale_vector,
     "dm_control_loop": run_dm_control_loop,
+    "procgen_gym3": run_procgen_gym3,
     # The distributed pool (make(..., num_workers=K)) on a local Ray cluster:
     # not in the default run (it needs the [ray] extra and measures Ray's
     # overhead rather than a peer); ask for it with --systems.

@@ -27,6 +27,11 @@ fi
 if command -v dpkg-query >/dev/null 2>&1; then
   dpkg-query -W -f='${Status}' libosmesa6 2>/dev/null | grep -q "ok installed" || missing+=(libosmesa6)
 fi
+# The benchmark's peer EnvPool 1.2.5 runs its Procgen envs on the system's Qt 5
+# (envpool_lite's Procgen needs none: procgen's libenv.so has Qt built in).
+if command -v dpkg-query >/dev/null 2>&1; then
+  dpkg-query -W -f='${Status}' libqt5gui5 2>/dev/null | grep -q "ok installed" || missing+=(libqt5gui5)
+fi
 if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -458,3 +458,15 @@ def test_missing_or_wrong_library(tmp_path, monkeypatch):
     (tmp_path / "version.txt").write_text("0.10.4\n")
     with pytest.raises(ImportError, match="procgen 0.10.4's libenv.so, this build needs procgen 0.10.7"):
         envpool_lite.make_gymnasium("CoinrunHard-v0")
+
+
+def test_library_needs_no_system_qt():
+    """The installed libenv.so is procgen's, with Qt built in: it needs only
+    libc, libstdc++, zlib and glib (EnvPool's Procgen needs the system's
+    Qt 5)."""
+    import subprocess
+
+    lib, _ = procgen_family.library_and_assets("CoinrunHard-v0")
+    needed = subprocess.run(["ldd", lib], capture_output=True, text=True, check=True).stdout
+    assert "not found" not in needed, needed
+    assert "Qt" not in needed, needed
