@@ -112,3 +112,20 @@ def test_close_and_extra_actions_as_envpool():
         """,
     )
     assert out.strip() == "ok", out
+
+
+def test_envpool_defaults():
+    """Where an option's default differs (Procgen's channel_first), the
+    `envpool` module takes EnvPool's; a given value wins."""
+    out = run_with(
+        (),
+        """
+        import envpool
+        assert envpool.make_gymnasium("CoinrunHard-v0", num_envs=2).observation_space.shape == (3, 64, 64)
+        assert envpool.make_spec("CoinrunHard-v0").config["channel_first"] is True
+        assert envpool.make_dm("CoinrunHard-v0", channel_first=False).spec.config["channel_first"] is False
+        assert envpool.make_gymnasium("CartPole-v1").observation_space.shape == (4,)
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok"

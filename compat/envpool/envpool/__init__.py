@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 import envpool_lite
-from envpool_lite import EnvSpec, list_all_envs, make_spec
+from envpool_lite import EnvSpec, list_all_envs
 from envpool_lite.gym_api import with_gym_spaces
 from envpool_lite.pool import EnvPoolBase
 
@@ -118,6 +118,19 @@ class GymNewApiEnvPool(GymnasiumEnvPool):
 
 
 EnvPool = GymnasiumEnvPool
+
+# Options whose default differs between EnvPool and envpool_lite (the README's
+# Differences table): this module takes EnvPool's.
+_ENVPOOL_DEFAULTS: dict[str, dict[str, Any]] = {"procgen": {"channel_first": True}}
+
+
+def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
+    """EnvPool's make_spec: envpool_lite's, with EnvPool's defaults where
+    they differ."""
+    if task_id in envpool_lite.list_all_envs():
+        family = envpool_lite.families.family_of(task_id)
+        kwargs = {**_ENVPOOL_DEFAULTS.get(family, {}), **kwargs}
+    return envpool_lite.make_spec(task_id, **kwargs)
 
 
 def _check_reset_return_info(gym_reset_return_info: bool) -> None:
