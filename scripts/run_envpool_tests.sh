@@ -20,6 +20,7 @@ files=(
   envpool/atari/atari_render_test.py
   envpool/vizdoom/vizdoom_test.py
   envpool/vizdoom/vizdoom_render_test.py
+  envpool/procgen/procgen_test.py
   envpool/make_test.py
 )
 work=$(mktemp -d)
