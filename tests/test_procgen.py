@@ -458,6 +458,11 @@ def test_missing_or_wrong_library(tmp_path, monkeypatch):
     (tmp_path / "version.txt").write_text("0.10.4\n")
     with pytest.raises(ImportError, match="procgen 0.10.4's libenv.so, this build needs procgen 0.10.7"):
         envpool_lite.make_gymnasium("CoinrunHard-v0")
+    (tmp_path / "version.txt").write_text("0.10.7\n")  # the right release, a broken file
+    with pytest.raises(ImportError, match="cannot load .*libenv.so.*reinstall envpool_lite"):
+        envpool_lite.make_gymnasium("CoinrunHard-v0")
+    monkeypatch.undo()
+    assert envpool_lite.make_gymnasium("CoinrunHard-v0").reset()[0].shape == (1, 64, 64, 3)
 
 
 def test_library_needs_no_system_qt():

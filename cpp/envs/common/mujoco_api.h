@@ -5,7 +5,6 @@
 // loaded from a file or from an XML text with its assets.
 #pragma once
 
-#include <dlfcn.h>
 #include <mujoco/mujoco.h>
 
 #include <cmath>
@@ -15,6 +14,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "envs/common/shared_library.h"
 
 namespace envpool_lite {
 namespace mujoco {
@@ -54,44 +55,28 @@ inline const Api& LoadApi(const std::string& path) {
         "MuJoCo: no libmujoco path given (make() finds it in the installed "
         "mujoco package)");
   }
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* err = dlerror();
-    throw std::invalid_argument(
-        "MuJoCo: cannot load " + path + ": " + (err ? err : "unknown error") +
-        "; envpool_lite needs mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION);
-  }
+  SharedLibrary so(
+      "MuJoCo", path,
+      std::string("envpool_lite needs mujoco==") + ENVPOOL_LITE_MUJOCO_VERSION);
   Api a;
-  auto sym = [&](const char* name) {
-    void* p = dlsym(handle, name);
-    if (p == nullptr) {
-      throw std::invalid_argument(
-          std::string("MuJoCo: ") + path + " has no " + name +
-          "; envpool_lite needs mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION);
-    }
-    return p;
-  };
-#define ENVPOOL_LITE_MJ_SYM(field, name) \
-  a.field = reinterpret_cast<decltype(a.field)>(sym(#name))
-  ENVPOOL_LITE_MJ_SYM(version, mj_version);
-  ENVPOOL_LITE_MJ_SYM(version_string, mj_versionString);
-  ENVPOOL_LITE_MJ_SYM(load_xml, mj_loadXML);
-  ENVPOOL_LITE_MJ_SYM(delete_model, mj_deleteModel);
-  ENVPOOL_LITE_MJ_SYM(make_data, mj_makeData);
-  ENVPOOL_LITE_MJ_SYM(delete_data, mj_deleteData);
-  ENVPOOL_LITE_MJ_SYM(reset_data, mj_resetData);
-  ENVPOOL_LITE_MJ_SYM(forward, mj_forward);
-  ENVPOOL_LITE_MJ_SYM(step, mj_step);
-  ENVPOOL_LITE_MJ_SYM(rne_post_constraint, mj_rnePostConstraint);
-  ENVPOOL_LITE_MJ_SYM(name2id, mj_name2id);
-  ENVPOOL_LITE_MJ_SYM(step1, mj_step1);
-  ENVPOOL_LITE_MJ_SYM(step2, mj_step2);
-  ENVPOOL_LITE_MJ_SYM(default_vfs, mj_defaultVFS);
-  ENVPOOL_LITE_MJ_SYM(add_buffer_vfs, mj_addBufferVFS);
-  ENVPOOL_LITE_MJ_SYM(delete_vfs, mj_deleteVFS);
-  ENVPOOL_LITE_MJ_SYM(axis_angle2quat, mju_axisAngle2Quat);
-  ENVPOOL_LITE_MJ_SYM(object_velocity, mj_objectVelocity);
-#undef ENVPOOL_LITE_MJ_SYM
+  so.Load(&a.version, "mj_version");
+  so.Load(&a.version_string, "mj_versionString");
+  so.Load(&a.load_xml, "mj_loadXML");
+  so.Load(&a.delete_model, "mj_deleteModel");
+  so.Load(&a.make_data, "mj_makeData");
+  so.Load(&a.delete_data, "mj_deleteData");
+  so.Load(&a.reset_data, "mj_resetData");
+  so.Load(&a.forward, "mj_forward");
+  so.Load(&a.step, "mj_step");
+  so.Load(&a.rne_post_constraint, "mj_rnePostConstraint");
+  so.Load(&a.name2id, "mj_name2id");
+  so.Load(&a.step1, "mj_step1");
+  so.Load(&a.step2, "mj_step2");
+  so.Load(&a.default_vfs, "mj_defaultVFS");
+  so.Load(&a.add_buffer_vfs, "mj_addBufferVFS");
+  so.Load(&a.delete_vfs, "mj_deleteVFS");
+  so.Load(&a.axis_angle2quat, "mju_axisAngle2Quat");
+  so.Load(&a.object_velocity, "mj_objectVelocity");
   if (a.version() != mjVERSION_HEADER) {
     throw std::invalid_argument(
         std::string("MuJoCo: ") + path + " is MuJoCo " + a.version_string() +

@@ -54,37 +54,25 @@ inline const RenderApi& LoadRenderApi(const std::string& lib_path) {
   std::lock_guard<std::mutex> lock(mutex);
   if (loaded) return api;
   LoadApi(lib_path);  // checks the library and its version
-  void* handle = dlopen(lib_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    throw std::runtime_error("MuJoCo: cannot load " + lib_path);
-  }
-  auto sym = [&](const char* name) {
-    void* p = dlsym(handle, name);
-    if (p == nullptr) {
-      throw std::runtime_error(std::string("MuJoCo: no ") + name + " in " +
-                               lib_path);
-    }
-    return p;
-  };
+  SharedLibrary so(
+      "MuJoCo", lib_path,
+      std::string("envpool_lite needs mujoco==") + ENVPOOL_LITE_MUJOCO_VERSION);
   RenderApi a;
-#define ENVPOOL_LITE_MJR_SYM(field, name) \
-  a.field = reinterpret_cast<decltype(a.field)>(sym(#name))
-  ENVPOOL_LITE_MJR_SYM(default_option, mjv_defaultOption);
-  ENVPOOL_LITE_MJR_SYM(default_camera, mjv_defaultCamera);
-  ENVPOOL_LITE_MJR_SYM(default_free_camera, mjv_defaultFreeCamera);
-  ENVPOOL_LITE_MJR_SYM(default_perturb, mjv_defaultPerturb);
-  ENVPOOL_LITE_MJR_SYM(default_scene, mjv_defaultScene);
-  ENVPOOL_LITE_MJR_SYM(make_scene, mjv_makeScene);
-  ENVPOOL_LITE_MJR_SYM(free_scene, mjv_freeScene);
-  ENVPOOL_LITE_MJR_SYM(update_scene, mjv_updateScene);
-  ENVPOOL_LITE_MJR_SYM(default_context, mjr_defaultContext);
-  ENVPOOL_LITE_MJR_SYM(make_context, mjr_makeContext);
-  ENVPOOL_LITE_MJR_SYM(free_context, mjr_freeContext);
-  ENVPOOL_LITE_MJR_SYM(set_buffer, mjr_setBuffer);
-  ENVPOOL_LITE_MJR_SYM(render, mjr_render);
-  ENVPOOL_LITE_MJR_SYM(read_pixels, mjr_readPixels);
-  ENVPOOL_LITE_MJR_SYM(upload_hfield, mjr_uploadHField);
-#undef ENVPOOL_LITE_MJR_SYM
+  so.Load(&a.default_option, "mjv_defaultOption");
+  so.Load(&a.default_camera, "mjv_defaultCamera");
+  so.Load(&a.default_free_camera, "mjv_defaultFreeCamera");
+  so.Load(&a.default_perturb, "mjv_defaultPerturb");
+  so.Load(&a.default_scene, "mjv_defaultScene");
+  so.Load(&a.make_scene, "mjv_makeScene");
+  so.Load(&a.free_scene, "mjv_freeScene");
+  so.Load(&a.update_scene, "mjv_updateScene");
+  so.Load(&a.default_context, "mjr_defaultContext");
+  so.Load(&a.make_context, "mjr_makeContext");
+  so.Load(&a.free_context, "mjr_freeContext");
+  so.Load(&a.set_buffer, "mjr_setBuffer");
+  so.Load(&a.render, "mjr_render");
+  so.Load(&a.read_pixels, "mjr_readPixels");
+  so.Load(&a.upload_hfield, "mjr_uploadHField");
   api = a;
   loaded = true;
   return api;

@@ -6,15 +6,17 @@
 // write, libenv_act steps, libenv_observe draws the 512x512 picture.
 #pragma once
 
-#include <dlfcn.h>
 #include <gym3/libenv.h>
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "envs/common/shared_library.h"
 
 namespace envpool_lite {
 namespace procgen {
@@ -36,49 +38,28 @@ inline std::string InstallHint() {
          "reinstall envpool_lite";
 }
 
-// Loads libenv.so from `path` once per process and checks that it is the
-// libenv API this build was compiled for.
+// Loads libenv.so from `path` (once per process and path) and checks that
+// it is the libenv API this build was compiled for.
 inline const Lib& LoadLib(const std::string& path) {
   static std::mutex mutex;
-  static Lib lib;
-  static bool loaded = false;
+  static std::map<std::string, Lib> libs;
   std::lock_guard<std::mutex> lock(mutex);
-  if (loaded) return lib;
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* err = dlerror();
-    throw std::invalid_argument("Procgen: cannot load " + path + ": " +
-                                (err ? err : "unknown error") + "; " +
-                                InstallHint());
-  }
+  auto it = libs.find(path);
+  if (it != libs.end()) return it->second;
+  SharedLibrary so("Procgen", path, InstallHint());
   Lib l;
-  auto sym = [&](const char* name) {
-    void* p = dlsym(handle, name);
-    if (p == nullptr) {
-      throw std::invalid_argument("Procgen: " + path + " has no " + name +
-                                  "; " + InstallHint());
-    }
-    return p;
-  };
-#define ENVPOOL_LITE_LIBENV_SYM(field, name) \
-  l.field = reinterpret_cast<decltype(l.field)>(sym(#name))
-  ENVPOOL_LITE_LIBENV_SYM(version, libenv_version);
-  ENVPOOL_LITE_LIBENV_SYM(make, libenv_make);
-  ENVPOOL_LITE_LIBENV_SYM(get_tensortypes, libenv_get_tensortypes);
-  ENVPOOL_LITE_LIBENV_SYM(set_buffers, libenv_set_buffers);
-  ENVPOOL_LITE_LIBENV_SYM(observe, libenv_observe);
-  ENVPOOL_LITE_LIBENV_SYM(act, libenv_act);
-  ENVPOOL_LITE_LIBENV_SYM(close, libenv_close);
-#undef ENVPOOL_LITE_LIBENV_SYM
+  so.Load(&l.version, "libenv_version");
+  so.Load(&l.make, "libenv_make");
+  so.Load(&l.get_tensortypes, "libenv_get_tensortypes");
+  so.Load(&l.set_buffers, "libenv_set_buffers");
+  so.Load(&l.observe, "libenv_observe");
+  so.Load(&l.act, "libenv_act");
+  so.Load(&l.close, "libenv_close");
   if (l.version() != LIBENV_VERSION) {
-    throw std::invalid_argument(
-        "Procgen: " + path + " implements libenv version " +
-        std::to_string(l.version()) + ", this build needs " +
-        std::to_string(LIBENV_VERSION) + "; " + InstallHint());
+    so.Fail(path + " implements libenv version " + std::to_string(l.version()) +
+            ", this build needs " + std::to_string(LIBENV_VERSION));
   }
-  lib = l;
-  loaded = true;
-  return lib;
+  return libs[path] = l;
 }
 
 // libenv's options: a name, a dtype and the bytes of the value. procgen reads

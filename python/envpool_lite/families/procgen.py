@@ -6,6 +6,8 @@ and takes procgen's forms of the options."""
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -45,7 +47,21 @@ def library_and_assets(task_id: str) -> tuple[str, str]:
         found = f.read().strip()
     if found != needed:
         raise ImportError(f"{task_id}: {root} holds procgen {found}'s libenv.so, this build needs procgen {needed}; {_install_hint()}")
+    error = _load_error(lib)
+    if error:
+        raise ImportError(f"{task_id}: cannot load {lib} ({error}); {_install_hint()}")
     return lib, assets + os.sep
+
+
+@functools.cache
+def _load_error(lib: str) -> str:
+    """Why the library cannot be loaded ("" when it can: then the envs'
+    own dlopen of the same file finds it loaded)."""
+    try:
+        ctypes.CDLL(lib)
+    except OSError as e:
+        return str(e)
+    return ""
 
 
 class Procgen(Family):

@@ -12,8 +12,9 @@ def _games() -> list[tuple[str, int, list[int]]]:
     games: dict[str, tuple[int, list[int]]] = {}
     for task in _task_ids("procgen"):
         defaults = _core.task_defaults(task)
-        timeout, modes = games.setdefault(str(defaults["env_name"]), (int(defaults["max_episode_steps"]), []))
-        modes.append(int(defaults["distribution_mode"]))
+        name, timeout, mode = defaults["env_name"], defaults["max_episode_steps"], defaults["distribution_mode"]
+        assert isinstance(name, str) and isinstance(timeout, int) and isinstance(mode, int)
+        games.setdefault(name, (timeout, []))[1].append(mode)
     return [(name, timeout, sorted(modes)) for name, (timeout, modes) in sorted(games.items())]
 
 
