@@ -11,6 +11,7 @@ void RegisterAtari(Registry& registry);
 void RegisterBox2d(Registry& registry);
 void RegisterClassicControl(Registry& registry);
 void RegisterDmControl(Registry& registry);
+void RegisterMinigrid(Registry& registry);
 void RegisterMujoco(Registry& registry);
 void RegisterProcgen(Registry& registry);
 void RegisterTesting(Registry& registry);
@@ -21,6 +22,7 @@ void RegisterAllEnvs(Registry& registry) {
   registry.AddFamily("classic_control", RegisterClassicControl);
   registry.AddFamily("testing", RegisterTesting);
   registry.AddFamily("toy_text", RegisterToyText);
+  registry.AddFamily("minigrid", RegisterMinigrid);
 #ifdef ENVPOOL_LITE_ATARI
   registry.AddFamily("atari", RegisterAtari);
 #endif

@@ -97,7 +97,9 @@ def _coerce_option(name: str, value: Any, kind: str, default: Any) -> Any:
     if kind == "number_list":  # e.g. a (low, high) range: as many as the default
         what = f"a tuple of {len(default)} numbers" if default else "a tuple of numbers"
         numbers = _numbers(name, value, what)
-        if default and len(numbers) != len(default):
+        # () goes on to the env, which says whether it takes none (a
+        # family's form of None, e.g. a random position).
+        if default and numbers and len(numbers) != len(default):
             raise TypeError(f"option {name!r} must be {what}, got {value!r}")
         return numbers
     if kind == "string_list":

@@ -1,0 +1,378 @@
+// MiniGridEnv: what every MiniGrid task shares (minigrid/minigrid_env.py of
+// minigrid 3.2.0): the grid and its objects, the agent, the seven actions,
+// the agent's partial view and its encoding, the reward
+// 1 - 0.9 * step_count / max_steps, and the random draws of level
+// generation (_rand_int, place_obj, ...), from the env's np_random
+// (numpy's Generator(PCG64(seed)), core/np_random.h) in minigrid's order.
+//
+// A task derives from it and writes GenGrid(), its _gen_grid.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+#include "core/np_random.h"
+#include "envs/minigrid/world.h"
+
+namespace envpool_lite {
+namespace minigrid {
+
+// The mission string's bytes in the observation (UTF-8, zero-padded), as
+// EnvPool's MiniGrid tasks.
+constexpr int kMissionBytes = 96;
+constexpr int kNumActions =
+    7;  // left, right, forward, pickup, drop, toggle, done
+constexpr int kDirX[4] = {1, 0, -1, 0};  // DIR_TO_VEC: right, down, left, up
+constexpr int kDirY[4] = {0, 1, 0, -1};
+
+// The options every task takes, with their limits checked at make().
+inline void CheckCommonOptions(const Config& config) {
+  const int64_t view = config.GetInt("agent_view_size", 3, 255);
+  if (view % 2 == 0) {
+    throw std::invalid_argument(
+        "option 'agent_view_size' must be odd (the agent sits in the middle "
+        "of its view's bottom row), got " +
+        std::to_string(view));
+  }
+  config.GetInt("max_steps", -1, std::numeric_limits<int32_t>::max());
+  if (config.GetInt("max_steps") == 0) {
+    throw std::invalid_argument(
+        "option 'max_steps' must be >= 1 (or -1: the task's default)");
+  }
+}
+
+// The arrays of a task: the observation dict (gymnasium's Dict sorts
+// minigrid's keys: direction, image, mission) and the agent's position.
+inline EnvSpec MakeMiniGridSpec(const Config& config) {
+  CheckCommonOptions(config);
+  const int64_t view = config.GetInt("agent_view_size");
+  EnvSpec spec;
+  spec.obs_dict = {
+      MakeDiscrete("direction", 4),
+      MakeBox<uint8_t>("image", {view, view, 3}, {0.0}, {255.0}),
+      MakeBox<uint8_t>("mission", {kMissionBytes}, {0.0}, {255.0})};
+  spec.action = MakeDiscrete("action", kNumActions);
+  spec.info = {MakeBox<int32_t>("agent_pos", {2}, {0.0}, {255.0})};
+  spec.max_episode_steps = 0;  // minigrid's own max_steps (truncated)
+  spec.reward_float64 = true;  // 1 - 0.9 * step_count / max_steps, exactly
+  return spec;
+}
+
+class MiniGridEnv : public Env {
+ public:
+  MiniGridEnv(const Config& config, uint64_t seed, int width, int height,
+              int64_t default_max_steps, bool see_through_walls)
+      : rng_(seed),
+        width_(width),
+        height_(height),
+        view_(static_cast<int>(config.GetInt("agent_view_size"))),
+        see_through_walls_(see_through_walls) {
+    const int64_t max_steps = config.GetInt("max_steps");
+    max_steps_ = max_steps < 0 ? default_max_steps : max_steps;
+    view_cells_.resize(static_cast<std::size_t>(view_) * view_);
+    visible_.resize(view_cells_.size());
+  }
+
+  void Seed(uint64_t seed) override { rng_.Seed(seed); }
+
+  void Reset() override {
+    objs_.assign(1, Obj{});  // objs_[0]: the wall every wall cell shares
+    grid_.Resize(width_, height_);
+    agent_x_ = agent_y_ = -1;
+    agent_dir_ = -1;
+    carrying_ = kNone;
+    GenGrid();
+    if (agent_x_ < 0 || agent_y_ < 0 || agent_dir_ < 0) {
+      throw std::logic_error("MiniGrid: the task placed no agent");
+    }
+    step_count_ = 0;
+  }
+
+  StepResult Step(const void* action) override {
+    ++step_count_;
+    StepResult result;
+    const int fx = agent_x_ + kDirX[agent_dir_];
+    const int fy = agent_y_ + kDirY[agent_dir_];
+    const int fwd = grid_.Get(fx, fy);
+    switch (*static_cast<const int32_t*>(action)) {
+      case 0:  // left
+        agent_dir_ = (agent_dir_ + 3) % 4;
+        break;
+      case 1:  // right
+        agent_dir_ = (agent_dir_ + 1) % 4;
+        break;
+      case 2:  // forward
+        if (fwd == kNone || objs_[fwd].CanOverlap()) {
+          agent_x_ = fx;
+          agent_y_ = fy;
+        }
+        if (fwd != kNone && objs_[fwd].type == kGoal) {
+          result.terminated = true;
+          result.reward = Reward();
+        }
+        if (fwd != kNone && objs_[fwd].type == kLava) {
+          result.terminated = true;
+        }
+        break;
+      case 3:  // pickup
+        if (fwd != kNone && objs_[fwd].CanPickup() && carrying_ == kNone) {
+          carrying_ = fwd;
+          objs_[fwd].cur_x = objs_[fwd].cur_y = -1;
+          grid_.Set(fx, fy, kNone);
+        }
+        break;
+      case 4:  // drop
+        if (fwd == kNone && carrying_ != kNone) {
+          grid_.Set(fx, fy, carrying_);
+          objs_[carrying_].cur_x = fx;
+          objs_[carrying_].cur_y = fy;
+          carrying_ = kNone;
+        }
+        break;
+      case 5:  // toggle
+        if (fwd != kNone) Toggle(fwd, fx, fy);
+        break;
+      default:  // done: nothing
+        break;
+    }
+    result.truncated = step_count_ >= max_steps_;
+    return result;
+  }
+
+  void WriteObs(const Row& row) override {
+    *row.Obs<int32_t>(0) = agent_dir_;
+    GenObs(row.Obs<uint8_t>(1));
+    uint8_t* mission = row.Obs<uint8_t>(2);
+    std::memset(mission, 0, kMissionBytes);
+    std::memcpy(mission, mission_.data(), mission_.size());
+    int32_t* pos = row.Info<int32_t>(0);
+    pos[0] = agent_x_;
+    pos[1] = agent_y_;
+  }
+
+ protected:
+  // minigrid's _gen_grid: the walls, the objects, the agent and the mission.
+  virtual void GenGrid() = 0;
+
+  double Reward() const {
+    return 1.0 - 0.9 * (static_cast<double>(step_count_) /
+                        static_cast<double>(max_steps_));
+  }
+
+  // A new object (its index); walls share objs_[0].
+  int NewObj(Type type, Color color = kGrey) {
+    if (type == kWall) return 0;
+    Obj o;
+    o.type = type;
+    o.color = color;
+    objs_.push_back(o);
+    return static_cast<int>(objs_.size()) - 1;
+  }
+  int NewDoor(Color color, bool is_open = false, bool is_locked = false) {
+    int d = NewObj(kDoor, color);
+    objs_[d].is_open = is_open;
+    objs_[d].is_locked = is_locked;
+    return d;
+  }
+
+  void SetMission(std::string mission) {
+    if (mission.size() > static_cast<std::size_t>(kMissionBytes)) {
+      throw std::logic_error("MiniGrid: mission longer than " +
+                             std::to_string(kMissionBytes) + " bytes");
+    }
+    mission_ = std::move(mission);
+  }
+
+  // Grid.horz_wall / vert_wall / wall_rect (length -1: to the edge).
+  void HorzWall(int x, int y, int length = -1) {
+    if (length < 0) length = grid_.width() - x;
+    for (int i = 0; i < length; ++i) grid_.Set(x + i, y, 0);
+  }
+  void VertWall(int x, int y, int length = -1) {
+    if (length < 0) length = grid_.height() - y;
+    for (int j = 0; j < length; ++j) grid_.Set(x, y + j, 0);
+  }
+  void WallRect(int x, int y, int w, int h) {
+    HorzWall(x, y, w);
+    HorzWall(x, y + h - 1, w);
+    VertWall(x, y, h);
+    VertWall(x + w - 1, y, h);
+  }
+
+  // _rand_int(low, high): np_random.integers(low, high), in [low, high).
+  int RandInt(int low, int high) {
+    return static_cast<int>(rng_.Integers(low, high));
+  }
+  // _rand_bool: np_random.integers(0, 2) == 0.
+  bool RandBool() { return rng_.Integers(0, 2) == 0; }
+  // _rand_color: _rand_elem(COLOR_NAMES).
+  Color RandColor() { return kColorNames[RandInt(0, 6)]; }
+
+  // put_obj
+  void PutObj(int obj, int i, int j) {
+    grid_.Set(i, j, obj);
+    if (obj > 0) {
+      objs_[obj].init_x = objs_[obj].cur_x = i;
+      objs_[obj].init_y = objs_[obj].cur_y = j;
+    }
+  }
+
+  // place_obj: rejection sampling of an empty cell of the rectangle (top,
+  // size), not the agent's, that `reject` (if any) accepts. Returns it.
+  template <typename Reject>
+  std::pair<int, int> PlaceObj(int obj, int top_x, int top_y, int size_x,
+                               int size_y, Reject reject) {
+    top_x = std::max(top_x, 0);
+    top_y = std::max(top_y, 0);
+    for (;;) {
+      const int x = RandInt(top_x, std::min(top_x + size_x, grid_.width()));
+      const int y = RandInt(top_y, std::min(top_y + size_y, grid_.height()));
+      if (grid_.Get(x, y) != kNone) continue;
+      if (x == agent_x_ && y == agent_y_) continue;
+      if (reject(x, y)) continue;
+      grid_.Set(x, y, obj);
+      if (obj > 0) {
+        objs_[obj].init_x = objs_[obj].cur_x = x;
+        objs_[obj].init_y = objs_[obj].cur_y = y;
+      }
+      return {x, y};
+    }
+  }
+  std::pair<int, int> PlaceObj(int obj, int top_x = 0, int top_y = 0,
+                               int size_x = -1, int size_y = -1) {
+    if (size_x < 0) size_x = grid_.width();
+    if (size_y < 0) size_y = grid_.height();
+    return PlaceObj(obj, top_x, top_y, size_x, size_y,
+                    [](int, int) { return false; });
+  }
+
+  // place_agent
+  void PlaceAgent(int top_x = 0, int top_y = 0, int size_x = -1,
+                  int size_y = -1, bool rand_dir = true) {
+    agent_x_ = agent_y_ = -1;
+    auto [x, y] = PlaceObj(kNone, top_x, top_y, size_x, size_y);
+    agent_x_ = x;
+    agent_y_ = y;
+    if (rand_dir) agent_dir_ = RandInt(0, 4);
+  }
+
+  NumpyRandom rng_;
+  int width_, height_;
+  int view_;
+  bool see_through_walls_;
+  int64_t max_steps_ = 0;
+  Grid grid_;
+  std::vector<Obj> objs_;
+  int agent_x_ = -1, agent_y_ = -1, agent_dir_ = -1;
+  int carrying_ = kNone;
+  int64_t step_count_ = 0;
+  std::string mission_;
+
+ private:
+  // WorldObj.toggle: a door opens and closes (a locked one opens with the
+  // key of its colour carried); a box turns into what it holds.
+  void Toggle(int obj, int x, int y) {
+    Obj& o = objs_[obj];
+    if (o.type == kDoor) {
+      if (o.is_locked) {
+        if (carrying_ != kNone && objs_[carrying_].type == kKey &&
+            objs_[carrying_].color == o.color) {
+          o.is_locked = false;
+          o.is_open = true;
+        }
+        return;
+      }
+      o.is_open = !o.is_open;
+    } else if (o.type == kBox) {
+      grid_.Set(x, y, o.contains);
+    }
+  }
+
+  // gen_obs's image: the agent's view (gen_obs_grid: the cells in front of
+  // it, walls beyond the grid, rotated so that it looks up from the middle
+  // of the bottom row), minus what walls and closed doors hide (process_vis,
+  // unless see_through_walls), with what it carries in its own cell, encoded
+  // as (type, color, state) per cell, image[i, j] = view cell (i, j).
+  void GenObs(uint8_t* image) {
+    const int sz = view_;
+    const int fx = kDirX[agent_dir_], fy = kDirY[agent_dir_];
+    const int rx = -fy, ry = fx;  // right_vec
+    constexpr int kOutside = -2;  // a wall beyond the grid
+    for (int j = 0; j < sz; ++j) {
+      for (int i = 0; i < sz; ++i) {
+        const int x = agent_x_ + fx * (sz - 1 - j) + rx * (i - sz / 2);
+        const int y = agent_y_ + fy * (sz - 1 - j) + ry * (i - sz / 2);
+        view_cells_[Cell(i, j)] =
+            grid_.InBounds(x, y) ? grid_.Get(x, y) : kOutside;
+      }
+    }
+    auto see_behind = [&](int cell) {
+      if (cell == kNone) return true;
+      if (cell == kOutside) return false;
+      return objs_[cell].SeeBehind();
+    };
+    if (see_through_walls_) {
+      std::fill(visible_.begin(), visible_.end(), 1);
+    } else {
+      std::fill(visible_.begin(), visible_.end(), 0);
+      visible_[Cell(sz / 2, sz - 1)] = 1;
+      for (int j = sz - 1; j >= 0; --j) {
+        for (int i = 0; i < sz - 1; ++i) {
+          if (!visible_[Cell(i, j)] || !see_behind(view_cells_[Cell(i, j)])) {
+            continue;
+          }
+          visible_[Cell(i + 1, j)] = 1;
+          if (j > 0) {
+            visible_[Cell(i + 1, j - 1)] = 1;
+            visible_[Cell(i, j - 1)] = 1;
+          }
+        }
+        for (int i = sz - 1; i >= 1; --i) {
+          if (!visible_[Cell(i, j)] || !see_behind(view_cells_[Cell(i, j)])) {
+            continue;
+          }
+          visible_[Cell(i - 1, j)] = 1;
+          if (j > 0) {
+            visible_[Cell(i - 1, j - 1)] = 1;
+            visible_[Cell(i, j - 1)] = 1;
+          }
+        }
+      }
+    }
+    view_cells_[Cell(sz / 2, sz - 1)] = carrying_;
+    for (int i = 0; i < sz; ++i) {
+      for (int j = 0; j < sz; ++j) {
+        uint8_t* p = image + (static_cast<std::size_t>(i) * sz + j) * 3;
+        if (!visible_[Cell(i, j)]) {
+          p[0] = p[1] = p[2] = 0;
+          continue;
+        }
+        const int cell = view_cells_[Cell(i, j)];
+        if (cell == kNone) {
+          p[0] = kEmpty, p[1] = 0, p[2] = 0;
+        } else if (cell == kOutside) {
+          p[0] = kWall, p[1] = kGrey, p[2] = 0;
+        } else {
+          const Obj& o = objs_[cell];
+          p[0] = o.type, p[1] = o.color, p[2] = o.State();
+        }
+      }
+    }
+  }
+  std::size_t Cell(int i, int j) const {
+    return static_cast<std::size_t>(j) * view_ + i;
+  }
+
+  std::vector<int> view_cells_;
+  std::vector<uint8_t> visible_;
+};
+
+}  // namespace minigrid
+}  // namespace envpool_lite

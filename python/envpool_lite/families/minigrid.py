@@ -1,0 +1,37 @@
+"""The MiniGrid family (cpp/envs/minigrid/): minigrid 3.2.0's grid worlds,
+bit-exact with its own envs. This module takes minigrid's forms of the
+options (None for a random position) and decodes the mission."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from envpool_lite.families import Family
+
+#: The options that are a position (x, y), or None for a random one.
+POSITION_OPTIONS = ("agent_start_pos", "agent_pos", "goal_pos")
+
+
+def decode_mission(mission: np.ndarray) -> str | list[str]:
+    """The mission string(s) of an observation's "mission" field: UTF-8
+    bytes, zero-padded (one env's row, or a batch of rows)."""
+    array = np.asarray(mission, dtype=np.uint8)
+    if array.ndim == 1:
+        return array.tobytes().rstrip(b"\0").decode("utf-8")
+    return [row.tobytes().rstrip(b"\0").decode("utf-8") for row in array.reshape(-1, array.shape[-1])]
+
+
+class Minigrid(Family):
+    def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        for name in POSITION_OPTIONS:
+            if name in kwargs and name in defaults and kwargs[name] is None:
+                kwargs[name] = ()
+        if "max_steps" in kwargs and kwargs["max_steps"] is None:
+            kwargs["max_steps"] = -1  # the task's default
+        return kwargs
+
+
+family = Minigrid()

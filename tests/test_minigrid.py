@@ -1,0 +1,169 @@
+"""MiniGrid: bit-exact with minigrid 3.2.0's own envs under the seed
+convention (env i of a pool seeded s behaves as gymnasium.make(id) reset with
+seed s + i, then reset without a seed after each episode end, continuing its
+np_random).
+
+The reference is installed by scripts/setup_compat.sh into
+build/compat/minigrid_oracle (make test runs it). At every step of every env
+the test compares the image, the direction, the mission, the reward (float64,
+==), terminated, truncated and the agent's position, through episode ends
+and auto-resets.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import envpool_lite
+from envpool_lite.families.minigrid import decode_mission
+
+ORACLE = Path(__file__).resolve().parents[1] / "build" / "compat" / "minigrid_oracle"
+TASKS = envpool_lite.families.task_ids("minigrid")
+
+pytestmark = pytest.mark.usefixtures("quiet_gymnasium")
+
+
+@pytest.fixture(scope="module")
+def make_ref():
+    """gymnasium.make of minigrid's own env (minigrid registers its ids on
+    import)."""
+    if not (ORACLE / "minigrid" / "minigrid_env.py").is_file():
+        message = f"minigrid 3.2.0 is not installed in {ORACLE} (run: bash scripts/setup_compat.sh)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    if str(ORACLE) not in sys.path:
+        sys.path.append(str(ORACLE))
+    import gymnasium
+    import minigrid  # noqa: F401
+
+    return lambda task, **kwargs: gymnasium.make(task, **kwargs).unwrapped
+
+
+def check(obs, info, row, ref_obs, ref_env, i):
+    assert np.array_equal(obs["image"][row], ref_obs["image"]), f"env {i}: image differs"
+    assert obs["direction"][row] == ref_obs["direction"], f"env {i}: direction"
+    assert decode_mission(obs["mission"][row]) == ref_obs["mission"], f"env {i}: mission"
+    assert tuple(info["agent_pos"][row]) == tuple(int(v) for v in ref_env.agent_pos), f"env {i}: agent_pos"
+
+
+def run(make_ref, task, *, num_envs=2, steps=400, seed=5, policy_seed=0, **kwargs):
+    """Pool and reference side by side; returns how episodes ended."""
+    env = envpool_lite.make_gymnasium(task, num_envs=num_envs, seed=seed, **kwargs)
+    refs = [make_ref(task, **kwargs) for _ in range(num_envs)]
+    rng = np.random.default_rng(policy_seed)
+    stats = {"goal": 0, "other_end": 0, "truncated": 0}
+    try:
+        obs, info = env.reset()
+        for i, r in enumerate(refs):
+            check(obs, info, i, r.reset(seed=seed + i)[0], r, i)
+        needs_reset = np.zeros(num_envs, bool)
+        for _ in range(steps):
+            actions = rng.integers(0, 7, num_envs)
+            obs, rew, term, trunc, info = env.step(actions)
+            for i, r in enumerate(refs):
+                if needs_reset[i]:
+                    ref_obs, _ = r.reset()
+                    assert rew[i] == 0 and not term[i] and not trunc[i]
+                else:
+                    ref_obs, ref_rew, ref_term, ref_trunc, _ = r.step(int(actions[i]))
+                    assert rew[i] == ref_rew, f"env {i}: reward {rew[i]!r} != {ref_rew!r}"
+                    assert term[i] == ref_term and trunc[i] == ref_trunc, f"env {i}: {term[i]}/{trunc[i]} != {ref_term}/{ref_trunc}"
+                    if ref_term:
+                        stats["goal" if ref_rew > 0 else "other_end"] += 1
+                    elif ref_trunc:
+                        stats["truncated"] += 1
+                check(obs, info, i, ref_obs, r, i)
+            needs_reset = term | trunc
+    finally:
+        env.close()
+    return stats
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_every_task_exact(make_ref, task):
+    """Every id: 2 envs, random actions through several episodes."""
+    stats = run(make_ref, task, steps=600, max_steps=60)
+    assert stats["truncated"] + stats["goal"] + stats["other_end"] >= 4, stats
+
+
+def test_goals_reached(make_ref):
+    """Episodes that reach the goal (reward 1 - 0.9 * steps / max_steps)."""
+    stats = run(make_ref, "MiniGrid-Empty-5x5-v0", num_envs=4, steps=800)
+    assert stats["goal"] >= 3, stats
+    stats = run(make_ref, "MiniGrid-Empty-Random-6x6-v0", num_envs=4, steps=800)
+    assert stats["goal"] >= 3, stats
+
+
+def test_default_max_steps(make_ref):
+    """minigrid's own max_steps (4 size**2, 10 size**2, 100) truncates."""
+    stats = run(make_ref, "MiniGrid-DoorKey-5x5-v0", num_envs=2, steps=520)
+    assert stats["truncated"] >= 2, stats
+    stats = run(make_ref, "MiniGrid-FourRooms-v0", num_envs=2, steps=220)
+    assert stats["truncated"] + stats["goal"] >= 2, stats
+
+
+@pytest.mark.parametrize(
+    ("task", "kwargs"),
+    [
+        ("MiniGrid-Empty-8x8-v0", {"agent_start_pos": (3, 2), "agent_start_dir": 2, "size": 9}),
+        ("MiniGrid-Empty-8x8-v0", {"agent_start_pos": None}),
+        ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 5}),
+        ("MiniGrid-DoorKey-6x6-v0", {"agent_view_size": 9, "max_steps": 30}),
+        ("MiniGrid-FourRooms-v0", {"agent_pos": (2, 3), "goal_pos": (15, 15)}),
+    ],
+)
+def test_options(make_ref, task, kwargs):
+    run(make_ref, task, steps=300, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("task", "kwargs", "words"),
+    [
+        ("MiniGrid-Empty-8x8-v0", {"agent_view_size": 4}, "agent_view_size"),
+        ("MiniGrid-Empty-8x8-v0", {"agent_view_size": 1}, "agent_view_size"),
+        ("MiniGrid-DoorKey-8x8-v0", {"size": 4}, "size"),
+        ("MiniGrid-Empty-8x8-v0", {"size": 3, "agent_start_pos": None}, "size"),
+        ("MiniGrid-Empty-8x8-v0", {"agent_start_pos": (0, 3)}, "agent_start_pos"),
+        ("MiniGrid-Empty-8x8-v0", {"agent_start_pos": (1, 9)}, "agent_start_pos"),
+        ("MiniGrid-Empty-8x8-v0", {"agent_start_dir": 4}, "agent_start_dir"),
+        ("MiniGrid-FourRooms-v0", {"goal_pos": (19, 1)}, "goal_pos"),
+        ("MiniGrid-DoorKey-8x8-v0", {"max_steps": 0}, "max_steps"),
+        ("MiniGrid-Nope-v0", {}, "unknown task"),
+    ],
+)
+def test_bad_options(task, kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        envpool_lite.make_gymnasium(task, **kwargs)
+
+
+def test_bad_position_type():
+    with pytest.raises(TypeError, match="agent_start_pos"):
+        envpool_lite.make_gymnasium("MiniGrid-Empty-8x8-v0", agent_start_pos=(1, 2, 3))
+
+
+def test_bad_action_keeps_pool_usable():
+    env = envpool_lite.make_gymnasium("MiniGrid-DoorKey-5x5-v0", num_envs=2, seed=1)
+    env.reset()
+    for bad in (7, -1):
+        with pytest.raises(ValueError, match="action"):
+            env.step(np.array([0, bad]))
+    obs, *_ = env.step(np.array([1, 2]))
+    assert obs["image"].shape == (2, 7, 7, 3)
+    env.close()
+
+
+def test_spaces_and_mission_decoding():
+    env = envpool_lite.make_gymnasium("MiniGrid-FourRooms-v0", num_envs=3)
+    space = env.single_observation_space
+    assert list(space.spaces) == ["direction", "image", "mission"]
+    assert space["image"].shape == (7, 7, 3) and space["direction"].n == 4
+    obs, _ = env.reset()
+    assert decode_mission(obs["mission"]) == ["reach the goal"] * 3
+    assert decode_mission(obs["mission"][0]) == "reach the goal"
+    env.close()
