@@ -100,6 +100,14 @@ def test_goals_reached(make_ref):
     assert stats["goal"] >= 3, stats
 
 
+def test_lava_ends_episodes(make_ref):
+    """Stepping into lava terminates with reward 0."""
+    stats = run(make_ref, "MiniGrid-LavaGapS5-v0", num_envs=4, steps=400)
+    assert stats["other_end"] >= 3, stats
+    stats = run(make_ref, "MiniGrid-LavaCrossingS9N2-v0", num_envs=4, steps=400)
+    assert stats["other_end"] >= 3, stats
+
+
 def test_default_max_steps(make_ref):
     """minigrid's own max_steps (4 size**2, 10 size**2, 100) truncates."""
     stats = run(make_ref, "MiniGrid-DoorKey-5x5-v0", num_envs=2, steps=520)
@@ -116,6 +124,10 @@ def test_default_max_steps(make_ref):
         ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 5}),
         ("MiniGrid-DoorKey-6x6-v0", {"agent_view_size": 9, "max_steps": 30}),
         ("MiniGrid-FourRooms-v0", {"agent_pos": (2, 3), "goal_pos": (15, 15)}),
+        ("MiniGrid-LavaCrossingS9N1-v0", {"size": 13, "num_crossings": 7, "obstacle_type": "wall"}),
+        ("MiniGrid-SimpleCrossingS9N1-v0", {"num_crossings": 0}),
+        ("MiniGrid-LavaGapS5-v0", {"size": 9}),
+        ("MiniGrid-DistShift1-v0", {"width": 11, "height": 9, "strip2_row": 6, "agent_start_pos": None}),
     ],
 )
 def test_options(make_ref, task, kwargs):
@@ -134,6 +146,11 @@ def test_options(make_ref, task, kwargs):
         ("MiniGrid-Empty-8x8-v0", {"agent_start_dir": 4}, "agent_start_dir"),
         ("MiniGrid-FourRooms-v0", {"goal_pos": (19, 1)}, "goal_pos"),
         ("MiniGrid-DoorKey-8x8-v0", {"max_steps": 0}, "max_steps"),
+        ("MiniGrid-LavaCrossingS9N1-v0", {"size": 10}, "size"),
+        ("MiniGrid-LavaCrossingS9N1-v0", {"num_crossings": 7}, "num_crossings"),
+        ("MiniGrid-LavaCrossingS9N1-v0", {"obstacle_type": "water"}, "obstacle_type"),
+        ("MiniGrid-LavaGapS5-v0", {"size": 4}, "size"),
+        ("MiniGrid-DistShift1-v0", {"strip2_row": 6}, "strip2_row"),
         ("MiniGrid-Nope-v0", {}, "unknown task"),
     ],
 )

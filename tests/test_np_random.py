@@ -103,6 +103,26 @@ def test_generator_matches_numpy(seed):
         assert a == b, f"draw {i} {op}: {a!r} != numpy's {b!r}"
 
 
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_generator_shuffle_draws_match_numpy(seed):
+    """Generator.shuffle of a list swaps x[i] with x[random_interval(i)] for i
+    from len-1 down to 1 (MiniGrid's crossings shuffle so), interleaved with
+    other draws as an env makes them."""
+    for n in (2, 3, 5, 33, 1000):
+        g = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+        first = int(g.integers(0, 7))  # a 32-bit draw first: its other half is buffered
+        ref = list(range(n))
+        g.shuffle(ref)
+        after = int(g.integers(0, 5))
+        ops = [("integers", 0, 7)] + [("interval", i) for i in range(n - 1, 0, -1)] + [("integers", 0, 5)]
+        draws = kernels.random_draws("generator", seed, ops)
+        assert draws[0] == first and draws[-1] == after, n
+        ours = list(range(n))
+        for i, j in zip(range(n - 1, 0, -1), draws[1:-1]):
+            ours[i], ours[j] = ours[j], ours[i]
+        assert ours == ref, n
+
+
 def test_unknown_draws_raise():
     with pytest.raises(ValueError, match="unknown RandomState draw"):
         kernels.random_draws("random_state", 0, [("gamma",)])

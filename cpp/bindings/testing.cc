@@ -181,6 +181,8 @@ py::list RandomDraws(const std::string& stream, uint64_t seed,
         out.append(rng.Integers(op[1].cast<int64_t>(), op[2].cast<int64_t>()));
       } else if (name == "choice") {
         out.append(rng.Choice(op[1].cast<int64_t>()));
+      } else if (name == "interval") {
+        out.append(rng.Interval(op[1].cast<uint64_t>()));
       } else {
         throw py::value_error("unknown Generator draw '" + name + "'");
       }

@@ -10,7 +10,9 @@
 // increment. PCG64 is the 128-bit LCG with the XSL-RR output function.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace envpool_lite {
@@ -92,6 +94,41 @@ class NumpyRandom {
       value = rng == ~uint64_t{0} ? NextUint64() : BoundedLemire64(rng);
     }
     return static_cast<int64_t>(static_cast<uint64_t>(low) + value);
+  }
+
+  // random_interval(max): a value in [0, max], as Generator.shuffle draws
+  // for each position from the last down (masked rejection over
+  // next_uint32 while max fits 32 bits, else over next_uint64).
+  uint64_t Interval(uint64_t max) {
+    if (max == 0) return 0;
+    uint64_t mask = max;
+    mask |= mask >> 1;
+    mask |= mask >> 2;
+    mask |= mask >> 4;
+    mask |= mask >> 8;
+    mask |= mask >> 16;
+    mask |= mask >> 32;
+    uint64_t value;
+    if (max <= 0xFFFFFFFFull) {
+      while ((value = (NextUint32() & mask)) > max) {
+      }
+    } else {
+      while ((value = (NextUint64() & mask)) > max) {
+      }
+    }
+    return value;
+  }
+
+  // Generator.shuffle(x) of a sequence (a list: swaps from the last
+  // position down, each with an earlier or the same one).
+  template <typename T>
+  void Shuffle(std::vector<T>* x) {
+    for (std::size_t i = x->size(); i-- > 1;) {
+      const std::size_t j = Interval(i);
+      T tmp = (*x)[i];
+      (*x)[i] = (*x)[j];
+      (*x)[j] = tmp;
+    }
   }
 
   // The index Generator.choice(a) picks for a sequence a of n items,

@@ -1,8 +1,11 @@
 // The MiniGrid tasks, with minigrid 3.2.0's ids and constructor arguments.
 #include "core/registry.h"
+#include "envs/minigrid/crossing.h"
+#include "envs/minigrid/dist_shift.h"
 #include "envs/minigrid/door_key.h"
 #include "envs/minigrid/empty.h"
 #include "envs/minigrid/four_rooms.h"
+#include "envs/minigrid/lava_gap.h"
 
 namespace envpool_lite {
 
@@ -19,6 +22,24 @@ void RegisterMinigrid(Registry& registry) {
     registry.Add<DoorKeyEnv>("MiniGrid-DoorKey-" + s + "-v0", {{"size", size}});
   }
   registry.Add<FourRoomsEnv>("MiniGrid-FourRooms-v0");
+  for (int64_t size : {5, 6, 7}) {
+    registry.Add<LavaGapEnv>("MiniGrid-LavaGapS" + std::to_string(size) + "-v0",
+                             {{"size", size}});
+  }
+  for (const char* kind : {"Lava", "Simple"}) {
+    const std::string obstacle = std::string(kind) == "Lava" ? "lava" : "wall";
+    for (auto [size, n] :
+         {std::pair<int64_t, int64_t>{9, 1}, {9, 2}, {9, 3}, {11, 5}}) {
+      registry.Add<CrossingEnv>(
+          std::string("MiniGrid-") + kind + "CrossingS" + std::to_string(size) +
+              "N" + std::to_string(n) + "-v0",
+          {{"size", size}, {"num_crossings", n}, {"obstacle_type", obstacle}});
+    }
+  }
+  registry.Add<DistShiftEnv>("MiniGrid-DistShift1-v0",
+                             {{"strip2_row", int64_t{2}}});
+  registry.Add<DistShiftEnv>("MiniGrid-DistShift2-v0",
+                             {{"strip2_row", int64_t{5}}});
 }
 
 }  // namespace envpool_lite
