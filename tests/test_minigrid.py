@@ -64,7 +64,7 @@ def run(make_ref, task, *, num_envs=2, steps=400, seed=5, policy_seed=0, **kwarg
             check(obs, info, i, r.reset(seed=seed + i)[0], r, i)
         needs_reset = np.zeros(num_envs, bool)
         for _ in range(steps):
-            actions = rng.integers(0, 7, num_envs)
+            actions = rng.integers(0, env.single_action_space.n, num_envs)
             obs, rew, term, trunc, info = env.step(actions)
             for i, r in enumerate(refs):
                 if needs_reset[i]:
@@ -108,6 +108,13 @@ def test_lava_ends_episodes(make_ref):
     assert stats["other_end"] >= 3, stats
 
 
+def test_obstacles_end_episodes(make_ref):
+    """Dynamic obstacles: a forward move into a ball or a wall ends the
+    episode with -1."""
+    stats = run(make_ref, "MiniGrid-Dynamic-Obstacles-6x6-v0", num_envs=4, steps=300)
+    assert stats["other_end"] >= 3, stats
+
+
 def test_default_max_steps(make_ref):
     """minigrid's own max_steps (4 size**2, 10 size**2, 100) truncates."""
     stats = run(make_ref, "MiniGrid-DoorKey-5x5-v0", num_envs=2, steps=520)
@@ -128,6 +135,8 @@ def test_default_max_steps(make_ref):
         ("MiniGrid-SimpleCrossingS9N1-v0", {"num_crossings": 0}),
         ("MiniGrid-LavaGapS5-v0", {"size": 9}),
         ("MiniGrid-DistShift1-v0", {"width": 11, "height": 9, "strip2_row": 6, "agent_start_pos": None}),
+        ("MiniGrid-Dynamic-Obstacles-8x8-v0", {"n_obstacles": 9, "agent_start_pos": (3, 3), "agent_start_dir": 1}),
+        ("MiniGrid-MultiRoom-N2-S4-v0", {"minNumRooms": 2, "maxNumRooms": 4, "maxRoomSize": 6, "width": 20, "height": 18}),
     ],
 )
 def test_options(make_ref, task, kwargs):
@@ -151,6 +160,9 @@ def test_options(make_ref, task, kwargs):
         ("MiniGrid-LavaCrossingS9N1-v0", {"obstacle_type": "water"}, "obstacle_type"),
         ("MiniGrid-LavaGapS5-v0", {"size": 4}, "size"),
         ("MiniGrid-DistShift1-v0", {"strip2_row": 6}, "strip2_row"),
+        ("MiniGrid-Dynamic-Obstacles-8x8-v0", {"size": 3}, "size"),
+        ("MiniGrid-MultiRoom-N6-v0", {"minNumRooms": 3, "maxNumRooms": 2}, "maxNumRooms"),
+        ("MiniGrid-MultiRoom-N6-v0", {"maxRoomSize": 3}, "maxRoomSize"),
         ("MiniGrid-Nope-v0", {}, "unknown task"),
     ],
 )

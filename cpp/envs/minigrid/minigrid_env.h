@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -243,6 +244,27 @@ class MiniGridEnv : public Env {
         objs_[obj].init_y = objs_[obj].cur_y = y;
       }
       return {x, y};
+    }
+  }
+  // place_obj(..., max_tries): nullopt where minigrid raises (after
+  // max_tries + 1 rejected draws), the object not placed.
+  std::optional<std::pair<int, int>> TryPlaceObj(int obj, int top_x, int top_y,
+                                                 int size_x, int size_y,
+                                                 int max_tries) {
+    top_x = std::max(top_x, 0);
+    top_y = std::max(top_y, 0);
+    for (int tries = 0;; ++tries) {
+      if (tries > max_tries) return std::nullopt;
+      const int x = RandInt(top_x, std::min(top_x + size_x, grid_.width()));
+      const int y = RandInt(top_y, std::min(top_y + size_y, grid_.height()));
+      if (grid_.Get(x, y) != kNone) continue;
+      if (x == agent_x_ && y == agent_y_) continue;
+      grid_.Set(x, y, obj);
+      if (obj > 0) {
+        objs_[obj].init_x = objs_[obj].cur_x = x;
+        objs_[obj].init_y = objs_[obj].cur_y = y;
+      }
+      return std::make_pair(x, y);
     }
   }
   std::pair<int, int> PlaceObj(int obj, int top_x = 0, int top_y = 0,

@@ -1,11 +1,16 @@
 // The MiniGrid tasks, with minigrid 3.2.0's ids and constructor arguments.
+#include <array>
+#include <utility>
+
 #include "core/registry.h"
 #include "envs/minigrid/crossing.h"
 #include "envs/minigrid/dist_shift.h"
 #include "envs/minigrid/door_key.h"
+#include "envs/minigrid/dynamic_obstacles.h"
 #include "envs/minigrid/empty.h"
 #include "envs/minigrid/four_rooms.h"
 #include "envs/minigrid/lava_gap.h"
+#include "envs/minigrid/multi_room.h"
 
 namespace envpool_lite {
 
@@ -40,6 +45,31 @@ void RegisterMinigrid(Registry& registry) {
                              {{"strip2_row", int64_t{2}}});
   registry.Add<DistShiftEnv>("MiniGrid-DistShift2-v0",
                              {{"strip2_row", int64_t{5}}});
+  for (auto [size, n] :
+       {std::pair<int64_t, int64_t>{5, 2}, {6, 3}, {8, 4}, {16, 8}}) {
+    const std::string s = std::to_string(size) + "x" + std::to_string(size);
+    registry.Add<DynamicObstaclesEnv>("MiniGrid-Dynamic-Obstacles-" + s + "-v0",
+                                      {{"size", size}, {"n_obstacles", n}});
+    if (size <= 6) {
+      registry.Add<DynamicObstaclesEnv>(
+          "MiniGrid-Dynamic-Obstacles-Random-" + s + "-v0",
+          {{"size", size},
+           {"n_obstacles", n},
+           {"agent_start_pos", NumberList{}}});
+    }
+  }
+  // minNumRooms, maxNumRooms, maxRoomSize (N4-S5-v0 is minigrid's legacy
+  // one, which makes 6 rooms).
+  const std::pair<const char*, std::array<int64_t, 3>> multi_rooms[] = {
+      {"MiniGrid-MultiRoom-N2-S4-v0", {2, 2, 4}},
+      {"MiniGrid-MultiRoom-N4-S5-v0", {6, 6, 5}},
+      {"MiniGrid-MultiRoom-N4-S5-v1", {4, 4, 5}},
+      {"MiniGrid-MultiRoom-N6-v0", {6, 6, 10}}};
+  for (const auto& [id, p] : multi_rooms) {
+    registry.Add<MultiRoomEnv>(
+        id,
+        {{"minNumRooms", p[0]}, {"maxNumRooms", p[1]}, {"maxRoomSize", p[2]}});
+  }
 }
 
 }  // namespace envpool_lite
