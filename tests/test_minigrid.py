@@ -115,6 +115,16 @@ def test_obstacles_end_episodes(make_ref):
     assert stats["other_end"] >= 3, stats
 
 
+def test_task_rules_end_episodes(make_ref):
+    """The tasks' own endings: GoTo's toggle and done, Memory's two ends of
+    the hallway, RedBlueDoors' doors, each seen."""
+    for task in ("MiniGrid-GoToDoor-5x5-v0", "MiniGrid-GoToObject-6x6-N2-v0", "MiniGrid-RedBlueDoors-6x6-v0"):
+        stats = run(make_ref, task, num_envs=4, steps=800)
+        assert stats["other_end"] + stats["goal"] >= 3, (task, stats)
+    stats = run(make_ref, "MiniGrid-MemoryS7-v0", num_envs=4, steps=600)
+    assert stats["other_end"] + stats["goal"] >= 2, stats
+
+
 def test_default_max_steps(make_ref):
     """minigrid's own max_steps (4 size**2, 10 size**2, 100) truncates."""
     stats = run(make_ref, "MiniGrid-DoorKey-5x5-v0", num_envs=2, steps=520)
@@ -137,6 +147,10 @@ def test_default_max_steps(make_ref):
         ("MiniGrid-DistShift1-v0", {"width": 11, "height": 9, "strip2_row": 6, "agent_start_pos": None}),
         ("MiniGrid-Dynamic-Obstacles-8x8-v0", {"n_obstacles": 9, "agent_start_pos": (3, 3), "agent_start_dir": 1}),
         ("MiniGrid-MultiRoom-N2-S4-v0", {"minNumRooms": 2, "maxNumRooms": 4, "maxRoomSize": 6, "width": 20, "height": 18}),
+        ("MiniGrid-MemoryS7-v0", {"size": 15, "random_length": True}),
+        ("MiniGrid-GoToObject-6x6-N2-v0", {"numObjs": 5, "size": 7}),
+        ("MiniGrid-GoToDoor-5x5-v0", {"size": 10}),
+        ("MiniGrid-RedBlueDoors-6x6-v0", {"size": 5}),
     ],
 )
 def test_options(make_ref, task, kwargs):
@@ -163,6 +177,9 @@ def test_options(make_ref, task, kwargs):
         ("MiniGrid-Dynamic-Obstacles-8x8-v0", {"size": 3}, "size"),
         ("MiniGrid-MultiRoom-N6-v0", {"minNumRooms": 3, "maxNumRooms": 2}, "maxNumRooms"),
         ("MiniGrid-MultiRoom-N6-v0", {"maxRoomSize": 3}, "maxRoomSize"),
+        ("MiniGrid-MemoryS7-v0", {"size": 8}, "size"),
+        ("MiniGrid-GoToDoor-5x5-v0", {"size": 4}, "size"),
+        ("MiniGrid-GoToObject-6x6-N2-v0", {"numObjs": 19}, "numObjs"),
         ("MiniGrid-Nope-v0", {}, "unknown task"),
     ],
 )

@@ -9,8 +9,11 @@
 #include "envs/minigrid/dynamic_obstacles.h"
 #include "envs/minigrid/empty.h"
 #include "envs/minigrid/four_rooms.h"
+#include "envs/minigrid/go_to.h"
 #include "envs/minigrid/lava_gap.h"
+#include "envs/minigrid/memory.h"
 #include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/red_blue_doors.h"
 
 namespace envpool_lite {
 
@@ -65,6 +68,26 @@ void RegisterMinigrid(Registry& registry) {
       {"MiniGrid-MultiRoom-N4-S5-v0", {6, 6, 5}},
       {"MiniGrid-MultiRoom-N4-S5-v1", {4, 4, 5}},
       {"MiniGrid-MultiRoom-N6-v0", {6, 6, 10}}};
+  for (int64_t size : {5, 6, 8}) {
+    const std::string s = std::to_string(size) + "x" + std::to_string(size);
+    registry.Add<GoToDoorEnv>("MiniGrid-GoToDoor-" + s + "-v0",
+                              {{"size", size}});
+  }
+  for (int64_t size : {6, 8}) {
+    const std::string s = std::to_string(size) + "x" + std::to_string(size);
+    registry.Add<GoToObjectEnv>("MiniGrid-GoToObject-" + s + "-N2-v0",
+                                {{"size", size}, {"numObjs", int64_t{2}}});
+    registry.Add<RedBlueDoorsEnv>("MiniGrid-RedBlueDoors-" + s + "-v0",
+                                  {{"size", size}});
+  }
+  for (int64_t size : {7, 9, 11, 13, 17}) {
+    const std::string id = "MiniGrid-MemoryS" + std::to_string(size);
+    if (size != 17) registry.Add<MemoryEnv>(id + "-v0", {{"size", size}});
+    if (size >= 13) {
+      registry.Add<MemoryEnv>(id + "Random-v0",
+                              {{"size", size}, {"random_length", true}});
+    }
+  }
   for (const auto& [id, p] : multi_rooms) {
     registry.Add<MultiRoomEnv>(
         id,
