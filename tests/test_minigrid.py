@@ -118,7 +118,7 @@ def test_obstacles_end_episodes(make_ref):
 def test_task_rules_end_episodes(make_ref):
     """The tasks' own endings: GoTo's toggle and done, Memory's two ends of
     the hallway, RedBlueDoors' doors, each seen."""
-    for task in ("MiniGrid-GoToDoor-5x5-v0", "MiniGrid-GoToObject-6x6-N2-v0", "MiniGrid-RedBlueDoors-6x6-v0"):
+    for task in ("MiniGrid-GoToDoor-5x5-v0", "MiniGrid-GoToObject-6x6-N2-v0", "MiniGrid-RedBlueDoors-6x6-v0", "MiniGrid-Fetch-5x5-N2-v0", "MiniGrid-PutNear-6x6-N2-v0"):
         stats = run(make_ref, task, num_envs=4, steps=800)
         assert stats["other_end"] + stats["goal"] >= 3, (task, stats)
     stats = run(make_ref, "MiniGrid-MemoryS7-v0", num_envs=4, steps=600)
@@ -151,6 +151,9 @@ def test_default_max_steps(make_ref):
         ("MiniGrid-GoToObject-6x6-N2-v0", {"numObjs": 5, "size": 7}),
         ("MiniGrid-GoToDoor-5x5-v0", {"size": 10}),
         ("MiniGrid-RedBlueDoors-6x6-v0", {"size": 5}),
+        ("MiniGrid-Fetch-5x5-N2-v0", {"size": 7, "numObjs": 6}),
+        ("MiniGrid-PutNear-6x6-N2-v0", {"size": 9, "numObjs": 4}),
+        ("MiniGrid-LockedRoom-v0", {"size": 13}),
     ],
 )
 def test_options(make_ref, task, kwargs):
@@ -180,12 +183,25 @@ def test_options(make_ref, task, kwargs):
         ("MiniGrid-MemoryS7-v0", {"size": 8}, "size"),
         ("MiniGrid-GoToDoor-5x5-v0", {"size": 4}, "size"),
         ("MiniGrid-GoToObject-6x6-N2-v0", {"numObjs": 19}, "numObjs"),
+        ("MiniGrid-PutNear-6x6-N2-v0", {"numObjs": 1}, "numObjs"),
+        ("MiniGrid-PutNear-6x6-N2-v0", {"numObjs": 5}, "numObjs"),
+        ("MiniGrid-LockedRoom-v0", {"size": 9}, "size"),
         ("MiniGrid-Nope-v0", {}, "unknown task"),
     ],
 )
 def test_bad_options(task, kwargs, words):
     with pytest.raises(ValueError, match=words):
         envpool_lite.make_gymnasium(task, **kwargs)
+
+
+def test_impossible_multiroom_raises_instead_of_hanging():
+    """minigrid searches for ever for rooms that cannot fit; here the reset
+    fails with a clear error after 100,000 tries, and the pool is closed
+    cleanly."""
+    env = envpool_lite.make_gymnasium("MiniGrid-MultiRoom-N6-v0", width=6, height=6, minNumRooms=6)
+    with pytest.raises(RuntimeError, match="no chain of 6 rooms"):
+        env.reset()
+    env.close()
 
 
 def test_bad_position_type():

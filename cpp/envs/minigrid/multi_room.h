@@ -44,11 +44,19 @@ class MultiRoomEnv : public MiniGridEnv {
   struct Room {
     int top_x, top_y, size_x, size_y, entry_x, entry_y;
   };
+  static constexpr int kMaxTries = 100000;
 
   void GenGrid() override {
     std::vector<Room> rooms;
     const int num_rooms = RandInt(min_rooms_, max_rooms_ + 1);
-    while (static_cast<int>(rooms.size()) < num_rooms) {
+    for (int tries = 0; static_cast<int>(rooms.size()) < num_rooms; ++tries) {
+      if (tries == kMaxTries) {  // minigrid would search for ever
+        throw std::runtime_error(
+            "MiniGrid MultiRoom: no chain of " + std::to_string(num_rooms) +
+            " rooms found in " + std::to_string(kMaxTries) + " tries in the " +
+            std::to_string(width_) + "x" + std::to_string(height_) +
+            " grid; make the grid larger or the rooms fewer");
+      }
       std::vector<Room> current;
       // minigrid draws both coordinates below width - 2
       const int x = RandInt(0, width_ - 2);

@@ -8,11 +8,14 @@
 #include "envs/minigrid/door_key.h"
 #include "envs/minigrid/dynamic_obstacles.h"
 #include "envs/minigrid/empty.h"
+#include "envs/minigrid/fetch.h"
 #include "envs/minigrid/four_rooms.h"
 #include "envs/minigrid/go_to.h"
 #include "envs/minigrid/lava_gap.h"
+#include "envs/minigrid/locked_room.h"
 #include "envs/minigrid/memory.h"
 #include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 
 namespace envpool_lite {
@@ -88,6 +91,19 @@ void RegisterMinigrid(Registry& registry) {
                               {{"size", size}, {"random_length", true}});
     }
   }
+  for (auto [size, n] : {std::pair<int64_t, int64_t>{5, 2}, {6, 2}, {8, 3}}) {
+    registry.Add<FetchEnv>("MiniGrid-Fetch-" + std::to_string(size) + "x" +
+                               std::to_string(size) + "-N" + std::to_string(n) +
+                               "-v0",
+                           {{"size", size}, {"numObjs", n}});
+  }
+  for (auto [size, n] : {std::pair<int64_t, int64_t>{6, 2}, {8, 3}}) {
+    registry.Add<PutNearEnv>("MiniGrid-PutNear-" + std::to_string(size) + "x" +
+                                 std::to_string(size) + "-N" +
+                                 std::to_string(n) + "-v0",
+                             {{"size", size}, {"numObjs", n}});
+  }
+  registry.Add<LockedRoomEnv>("MiniGrid-LockedRoom-v0");
   for (const auto& [id, p] : multi_rooms) {
     registry.Add<MultiRoomEnv>(
         id,
