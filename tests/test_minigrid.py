@@ -154,6 +154,8 @@ def test_default_max_steps(make_ref):
         ("MiniGrid-Fetch-5x5-N2-v0", {"size": 7, "numObjs": 6}),
         ("MiniGrid-PutNear-6x6-N2-v0", {"size": 9, "numObjs": 4}),
         ("MiniGrid-LockedRoom-v0", {"size": 13}),
+        ("MiniGrid-KeyCorridorS3R1-v0", {"obj_type": "key", "num_rows": 2, "room_size": 4}),
+        ("MiniGrid-KeyCorridorS6R3-v0", {"obj_type": "box", "agent_view_size": 3}),
     ],
 )
 def test_options(make_ref, task, kwargs):
@@ -186,6 +188,8 @@ def test_options(make_ref, task, kwargs):
         ("MiniGrid-PutNear-6x6-N2-v0", {"numObjs": 1}, "numObjs"),
         ("MiniGrid-PutNear-6x6-N2-v0", {"numObjs": 5}, "numObjs"),
         ("MiniGrid-LockedRoom-v0", {"size": 9}, "size"),
+        ("MiniGrid-KeyCorridorS3R1-v0", {"obj_type": "door"}, "obj_type"),
+        ("MiniGrid-KeyCorridorS3R1-v0", {"room_size": 2}, "room_size"),
         ("MiniGrid-Nope-v0", {}, "unknown task"),
     ],
 )
@@ -202,6 +206,11 @@ def test_impossible_multiroom_raises_instead_of_hanging():
     with pytest.raises(RuntimeError, match="no chain of 6 rooms"):
         env.reset()
     env.close()
+
+
+def test_internal_options_are_not_options():
+    with pytest.raises(TypeError, match="variant"):
+        envpool_lite.make_gymnasium("MiniGrid-Unlock-v0", variant=1)
 
 
 def test_bad_position_type():

@@ -251,6 +251,13 @@ class MiniGridEnv : public Env {
   std::optional<std::pair<int, int>> TryPlaceObj(int obj, int top_x, int top_y,
                                                  int size_x, int size_y,
                                                  int max_tries) {
+    return TryPlaceObj(obj, top_x, top_y, size_x, size_y, max_tries,
+                       [](int, int) { return false; });
+  }
+  template <typename Reject>
+  std::optional<std::pair<int, int>> TryPlaceObj(int obj, int top_x, int top_y,
+                                                 int size_x, int size_y,
+                                                 int max_tries, Reject reject) {
     top_x = std::max(top_x, 0);
     top_y = std::max(top_y, 0);
     for (int tries = 0;; ++tries) {
@@ -259,6 +266,7 @@ class MiniGridEnv : public Env {
       const int y = RandInt(top_y, std::min(top_y + size_y, grid_.height()));
       if (grid_.Get(x, y) != kNone) continue;
       if (x == agent_x_ && y == agent_y_) continue;
+      if (reject(x, y)) continue;
       grid_.Set(x, y, obj);
       if (obj > 0) {
         objs_[obj].init_x = objs_[obj].cur_x = x;

@@ -11,12 +11,14 @@
 #include "envs/minigrid/fetch.h"
 #include "envs/minigrid/four_rooms.h"
 #include "envs/minigrid/go_to.h"
+#include "envs/minigrid/key_corridor.h"
 #include "envs/minigrid/lava_gap.h"
 #include "envs/minigrid/locked_room.h"
 #include "envs/minigrid/memory.h"
 #include "envs/minigrid/multi_room.h"
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
+#include "envs/minigrid/unlock.h"
 
 namespace envpool_lite {
 
@@ -104,6 +106,22 @@ void RegisterMinigrid(Registry& registry) {
                              {{"size", size}, {"numObjs", n}});
   }
   registry.Add<LockedRoomEnv>("MiniGrid-LockedRoom-v0");
+  registry.Add<UnlockEnv>("MiniGrid-Unlock-v0");
+  registry.Add<UnlockEnv>("MiniGrid-UnlockPickup-v0",
+                          {{"variant", int64_t{UnlockEnv::kPickupBox}}});
+  registry.Add<UnlockEnv>("MiniGrid-BlockedUnlockPickup-v0",
+                          {{"variant", int64_t{UnlockEnv::kBlocked}}});
+  for (auto [size, rows] : {std::pair<int64_t, int64_t>{3, 1},
+                            {3, 2},
+                            {3, 3},
+                            {4, 3},
+                            {5, 3},
+                            {6, 3}}) {
+    registry.Add<KeyCorridorEnv>("MiniGrid-KeyCorridorS" +
+                                     std::to_string(size) + "R" +
+                                     std::to_string(rows) + "-v0",
+                                 {{"room_size", size}, {"num_rows", rows}});
+  }
   for (const auto& [id, p] : multi_rooms) {
     registry.Add<MultiRoomEnv>(
         id,

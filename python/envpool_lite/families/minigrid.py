@@ -25,6 +25,9 @@ def decode_mission(mission: np.ndarray) -> str | list[str]:
 
 
 class Minigrid(Family):
+    # Set by the registration (which of Unlock's three tasks), not by users.
+    internal_options = frozenset({"variant"})
+
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         for name in POSITION_OPTIONS:
             if name in kwargs and name in defaults and kwargs[name] is None:
