@@ -78,12 +78,23 @@ inline const RenderApi& LoadRenderApi(const std::string& lib_path) {
   return api;
 }
 
+// One env's GL work at a time in the process: Mesa's software driver
+// (swrast_dri, EGL) crashed inside mjr_render with two envs' contexts
+// rendering on two worker threads at once (a native backtrace of the
+// intermittent pixel-test crash, docs/reliability.md). llvmpipe already
+// spreads one frame over the cores, so the lock costs little.
+inline std::mutex& GlMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 // A headless OpenGL context: EGL (a device's display, no surface) or OSMesa
 // (a float buffer of the model's offscreen size), as dm_control makes them.
 class GlContext {
  public:
   GlContext(const std::string& backend, int width, int height)
       : backend_(backend) {
+    std::lock_guard<std::mutex> lock(GlMutex());
     if (backend == "osmesa") {
       const Osmesa& o = LoadOsmesa();
       // OSMesaCreateContextExt(OSMESA_RGBA, depth 24, stencil 8, accum 0)
@@ -125,6 +136,7 @@ class GlContext {
   }
   ~GlContext() {
     if (context_ == nullptr) return;
+    std::lock_guard<std::mutex> lock(GlMutex());
     if (backend_ == "osmesa") {
       LoadOsmesa().destroy(context_);
     } else {
@@ -376,6 +388,7 @@ class Renderer {
            const mjModel* m)
       : api_(LoadRenderApi(lib_path)),
         gl_(backend, m->vis.global.offwidth, m->vis.global.offheight) {
+    std::lock_guard<std::mutex> lock(GlMutex());
     gl_.MakeCurrent();
     api_.default_option(&option_);
     api_.default_perturb(&perturb_);
@@ -389,6 +402,7 @@ class Renderer {
     gl_.Release();
   }
   ~Renderer() {
+    std::lock_guard<std::mutex> lock(GlMutex());
     if (gl_.TrySaveAndMakeCurrent()) {  // else the GL objects went with the
                                         // display
       api_.free_context(&context_);
@@ -413,12 +427,14 @@ class Renderer {
     }
     const mjrRect rect{0, 0, width, height};
     pixels_.resize(static_cast<std::size_t>(width) * height * 3);
+    std::unique_lock<std::mutex> lock(GlMutex());
     gl_.MakeCurrent();
     api_.update_scene(m, d, &option_, &perturb_, &camera, mjCAT_ALL, &scene_);
     api_.set_buffer(mjFB_OFFSCREEN, &context_);
     api_.render(rect, &scene_, &context_);
     api_.read_pixels(pixels_.data(), nullptr, rect, &context_);
     gl_.Release();
+    lock.unlock();
     const std::size_t row = static_cast<std::size_t>(width) * 3;
     for (int r = 0; r < height; ++r) {
       std::memcpy(rgb + r * row, pixels_.data() + (height - 1 - r) * row, row);
@@ -427,6 +443,7 @@ class Renderer {
 
   // A heightfield the env changed (quadruped's terrain): to the GPU copy.
   void UploadHField(const mjModel* m, int hfield_id) {
+    std::lock_guard<std::mutex> lock(GlMutex());
     gl_.MakeCurrent();
     api_.upload_hfield(m, &context_, hfield_id);
     gl_.Release();
