@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/masked_interval.h"
+
 namespace envpool_lite {
 
 class NumpyRandom {
@@ -99,25 +101,7 @@ class NumpyRandom {
   // random_interval(max): a value in [0, max], as Generator.shuffle draws
   // for each position from the last down (masked rejection over
   // next_uint32 while max fits 32 bits, else over next_uint64).
-  uint64_t Interval(uint64_t max) {
-    if (max == 0) return 0;
-    uint64_t mask = max;
-    mask |= mask >> 1;
-    mask |= mask >> 2;
-    mask |= mask >> 4;
-    mask |= mask >> 8;
-    mask |= mask >> 16;
-    mask |= mask >> 32;
-    uint64_t value;
-    if (max <= 0xFFFFFFFFull) {
-      while ((value = (NextUint32() & mask)) > max) {
-      }
-    } else {
-      while ((value = (NextUint64() & mask)) > max) {
-      }
-    }
-    return value;
-  }
+  uint64_t Interval(uint64_t max) { return MaskedInterval(*this, max); }
 
   // Generator.shuffle(x) of a sequence (a list: swaps from the last
   // position down, each with an earlier or the same one).

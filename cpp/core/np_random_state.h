@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <random>
 
+#include "core/masked_interval.h"
+
 namespace envpool_lite {
 
 class NumpyRandomState {
@@ -91,27 +93,9 @@ class NumpyRandomState {
   uint64_t Interval(uint64_t max) { return Masked(max); }
 
  private:
-  // A value in [0, rng] by masked rejection: the smallest all-ones mask
-  // covering rng, draws until one fits.
-  uint64_t Masked(uint64_t rng) {
-    if (rng == 0) return 0;
-    uint64_t mask = rng;
-    mask |= mask >> 1;
-    mask |= mask >> 2;
-    mask |= mask >> 4;
-    mask |= mask >> 8;
-    mask |= mask >> 16;
-    mask |= mask >> 32;
-    uint64_t value;
-    if (rng <= 0xFFFFFFFFull) {
-      while ((value = (NextUint32() & mask)) > rng) {
-      }
-    } else {
-      while ((value = (NextUint64() & mask)) > rng) {
-      }
-    }
-    return value;
-  }
+  uint64_t Masked(uint64_t rng) { return MaskedInterval(*this, rng); }
+  template <typename BitGen>
+  friend uint64_t MaskedInterval(BitGen& gen, uint64_t max);
 
   // mt19937_next64: two outputs, the first the high word.
   uint64_t NextUint64() {

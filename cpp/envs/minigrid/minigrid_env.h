@@ -230,21 +230,10 @@ class MiniGridEnv : public Env {
   template <typename Reject>
   std::pair<int, int> PlaceObj(int obj, int top_x, int top_y, int size_x,
                                int size_y, Reject reject) {
-    top_x = std::max(top_x, 0);
-    top_y = std::max(top_y, 0);
-    for (;;) {
-      const int x = RandInt(top_x, std::min(top_x + size_x, grid_.width()));
-      const int y = RandInt(top_y, std::min(top_y + size_y, grid_.height()));
-      if (grid_.Get(x, y) != kNone) continue;
-      if (x == agent_x_ && y == agent_y_) continue;
-      if (reject(x, y)) continue;
-      grid_.Set(x, y, obj);
-      if (obj > 0) {
-        objs_[obj].init_x = objs_[obj].cur_x = x;
-        objs_[obj].init_y = objs_[obj].cur_y = y;
-      }
-      return {x, y};
-    }
+    // max_tries=math.inf: tries until a cell fits
+    return TryPlaceObj(obj, top_x, top_y, size_x, size_y,
+                       std::numeric_limits<int>::max() - 1, reject)
+        .value();
   }
   // place_obj(..., max_tries): nullopt where minigrid raises (after
   // max_tries + 1 rejected draws), the object not placed.
