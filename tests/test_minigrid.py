@@ -156,6 +156,11 @@ def test_default_max_steps(make_ref):
         ("MiniGrid-LockedRoom-v0", {"size": 13}),
         ("MiniGrid-KeyCorridorS3R1-v0", {"obj_type": "key", "num_rows": 2, "room_size": 4}),
         ("MiniGrid-KeyCorridorS6R3-v0", {"obj_type": "box", "agent_view_size": 3}),
+        ("MiniGrid-ObstructedMaze-1Dl-v0", {"key_in_box": True, "blocked": True, "agent_view_size": 5}),
+        ("MiniGrid-ObstructedMaze-Full-v0", {"agent_room": (0, 2), "num_quarters": 3, "key_in_box": False, "num_rooms_visited": 2}),
+        ("MiniGrid-ObstructedMaze-Full-v1", {"agent_room": (2, 2), "num_quarters": 2, "blocked": False, "max_steps": 80}),
+        ("MiniGrid-ObstructedMaze-2Q-v0", {"agent_room": (1, 0), "num_quarters": 4, "agent_view_size": 9}),
+        ("MiniGrid-Playground-v0", {"see_through_walls": True, "agent_view_size": 9, "max_steps": 50}),
     ],
 )
 def test_options(make_ref, task, kwargs):
@@ -190,12 +195,35 @@ def test_options(make_ref, task, kwargs):
         ("MiniGrid-LockedRoom-v0", {"size": 9}, "size"),
         ("MiniGrid-KeyCorridorS3R1-v0", {"obj_type": "door"}, "obj_type"),
         ("MiniGrid-KeyCorridorS3R1-v0", {"room_size": 2}, "room_size"),
+        ("MiniGrid-ObstructedMaze-Full-v0", {"num_quarters": 0}, "num_quarters"),
+        ("MiniGrid-ObstructedMaze-2Q-v1", {"num_quarters": 5}, "num_quarters"),
+        ("MiniGrid-ObstructedMaze-1Q-v0", {"agent_room": (3, 1)}, "agent_room"),
+        ("MiniGrid-ObstructedMaze-Full-v1", {"agent_room": (1, -1)}, "agent_room"),
+        ("MiniGrid-ObstructedMaze-2Dl-v0", {"num_rooms_visited": 0}, "num_rooms_visited"),
+        ("MiniGrid-Playground-v0", {"max_steps": 0}, "max_steps"),
         ("MiniGrid-Nope-v0", {}, "unknown task"),
     ],
 )
 def test_bad_options(task, kwargs, words):
     with pytest.raises(ValueError, match=words):
         envpool_lite.make_gymnasium(task, **kwargs)
+
+
+def test_obstructed_maze_and_playground_ends(make_ref):
+    """ObstructedMaze ends on picking up the blue ball: with the agent in
+    the ball's corner room (num_quarters=1 leaves one corner), random
+    actions pick it up. Without a goal they truncate at minigrid's
+    max_steps (4 * num_rooms_visited * 36; Playground: 100)."""
+    stats = run(make_ref, "MiniGrid-ObstructedMaze-2Dlhb-v1", num_envs=4, steps=800, agent_room=(2, 0))
+    assert stats["goal"] >= 3, stats
+    stats = run(make_ref, "MiniGrid-ObstructedMaze-2Q-v0", num_envs=4, steps=800, agent_room=(2, 0), num_quarters=1)
+    assert stats["goal"] >= 3, stats
+    stats = run(make_ref, "MiniGrid-ObstructedMaze-1Dl-v0", num_envs=2, steps=300)
+    assert stats["truncated"] == 2, stats
+    stats = run(make_ref, "MiniGrid-Playground-v0", num_envs=2, steps=210)
+    assert stats["truncated"] == 4 and stats["goal"] + stats["other_end"] == 0, stats
+    with pytest.raises(TypeError, match="agent_room"):
+        envpool_lite.make_gymnasium("MiniGrid-ObstructedMaze-1Dlhb-v0", agent_room=(1, 1))
 
 
 def test_impossible_multiroom_raises_instead_of_hanging():

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -20,14 +21,17 @@
 
 #include "core/env.h"
 #include "core/np_random.h"
+#include "core/registry.h"
+#include "envs/minigrid/render.h"
 #include "envs/minigrid/world.h"
 
 namespace envpool_lite {
 namespace minigrid {
 
 // The mission string's bytes in the observation (UTF-8, zero-padded), as
-// EnvPool's MiniGrid tasks.
+// EnvPool's MiniGrid tasks (BabyAI's longer instructions: 512).
 constexpr int kMissionBytes = 96;
+constexpr int kBabyAIMissionBytes = 512;
 constexpr int kNumActions =
     7;  // left, right, forward, pickup, drop, toggle, done
 constexpr int kDirX[4] = {1, 0, -1, 0};  // DIR_TO_VEC: right, down, left, up
@@ -51,19 +55,90 @@ inline void CheckCommonOptions(const Config& config) {
 
 // The arrays of a task: the observation dict (gymnasium's Dict sorts
 // minigrid's keys: direction, image, mission) and the agent's position.
-inline EnvSpec MakeMiniGridSpec(const Config& config) {
+inline EnvSpec MakeMiniGridSpec(const Config& config,
+                                int mission_bytes = kMissionBytes) {
   CheckCommonOptions(config);
   const int64_t view = config.GetInt("agent_view_size");
   EnvSpec spec;
   spec.obs_dict = {
       MakeDiscrete("direction", 4),
       MakeBox<uint8_t>("image", {view, view, 3}, {0.0}, {255.0}),
-      MakeBox<uint8_t>("mission", {kMissionBytes}, {0.0}, {255.0})};
+      MakeBox<uint8_t>("mission", {mission_bytes}, {0.0}, {255.0})};
   spec.action = MakeDiscrete("action", kNumActions);
   spec.info = {MakeBox<int32_t>("agent_pos", {2}, {0.0}, {255.0})};
   spec.max_episode_steps = 0;  // minigrid's own max_steps (truncated)
   spec.reward_float64 = true;  // 1 - 0.9 * step_count / max_steps, exactly
   return spec;
+}
+
+// The observation and rendering options every task takes: minigrid's
+// observation wrappers (minigrid/wrappers.py) and MiniGridEnv's rendering
+// arguments. docs/families/minigrid.md maps each wrapper to them.
+struct ViewOptions {
+  // The image: the agent's view encoded (gen_obs), the whole grid encoded
+  // (FullyObsWrapper), the agent's view drawn (RGBImgPartialObsWrapper) or
+  // the whole grid drawn (RGBImgObsWrapper).
+  bool fully_obs = false;
+  bool rgb_img = false;
+  int rgb_tile_size = kObsTileSize;  // the RGB wrappers' tile_size
+  bool image_only = false;  // ImgObsWrapper: the observation is the image
+  // MiniGridEnv(tile_size=, highlight=, agent_pov=): render()'s picture
+  // (highlight also shades what the agent sees in RGBImgObsWrapper's).
+  int tile_size = kRenderTileSize;
+  bool highlight = true;
+  bool agent_pov = false;
+
+  static Config Defaults() {
+    return {{"fully_obs", false},
+            {"rgb_img", false},
+            {"rgb_tile_size", int64_t{kObsTileSize}},
+            {"image_only", false},
+            {"tile_size", int64_t{kRenderTileSize}},
+            {"highlight", true},
+            {"agent_pov", false}};
+  }
+
+  ViewOptions() = default;
+  // From a task's config, checked (std::invalid_argument names the option).
+  // A config without them (a task not registered through MiniGridTask)
+  // keeps the defaults.
+  explicit ViewOptions(const Config& config) {
+    if (!config.Has("fully_obs")) return;
+    fully_obs = config.GetBool("fully_obs");
+    rgb_img = config.GetBool("rgb_img");
+    rgb_tile_size =
+        static_cast<int>(config.GetInt("rgb_tile_size", 1, kMaxTileSize));
+    image_only = config.GetBool("image_only");
+    tile_size = static_cast<int>(config.GetInt("tile_size", 1, kMaxTileSize));
+    highlight = config.GetBool("highlight");
+    agent_pov = config.GetBool("agent_pov");
+  }
+};
+
+// The arrays the view options change, for a width x height grid: the image
+// (and with image_only the observation is the image alone, a Box), and
+// render()'s picture.
+inline void ApplyViewOptions(const Config& config, int64_t width,
+                             int64_t height, EnvSpec* spec) {
+  const ViewOptions o(config);
+  const int64_t view = config.GetInt("agent_view_size");
+  std::vector<int64_t> shape = {view, view, 3};  // gen_obs's encoding
+  if (o.rgb_img && o.fully_obs) {  // get_frame(highlight, tile_size)
+    shape = {height * o.rgb_tile_size, width * o.rgb_tile_size, 3};
+  } else if (o.rgb_img) {  // get_pov_render(tile_size)
+    shape = {view * o.rgb_tile_size, view * o.rgb_tile_size, 3};
+  } else if (o.fully_obs) {  // grid.encode(), image[x, y]
+    shape = {width, height, 3};
+  }
+  for (ArraySpec& a : spec->obs_dict) {
+    if (a.name != "image") continue;
+    a.shape = shape;
+    if (o.image_only) spec->obs = a;
+  }
+  if (o.image_only) spec->obs_dict.clear();
+  // render(): get_frame(highlight, tile_size, agent_pov)
+  spec->render_height = (o.agent_pov ? view : height) * o.tile_size;
+  spec->render_width = (o.agent_pov ? view : width) * o.tile_size;
 }
 
 class MiniGridEnv : public Env {
@@ -79,6 +154,7 @@ class MiniGridEnv : public Env {
     max_steps_ = max_steps < 0 ? default_max_steps : max_steps;
     view_cells_.resize(static_cast<std::size_t>(view_) * view_);
     visible_.resize(view_cells_.size());
+    view_options_ = ViewOptions(config);
   }
 
   void Seed(uint64_t seed) override { rng_.Seed(seed); }
@@ -148,14 +224,38 @@ class MiniGridEnv : public Env {
   }
 
   void WriteObs(const Row& row) override {
-    *row.Obs<int32_t>(0) = agent_dir_;
-    GenObs(row.Obs<uint8_t>(1));
-    uint8_t* mission = row.Obs<uint8_t>(2);
-    std::memset(mission, 0, kMissionBytes);
-    std::memcpy(mission, mission_.data(), mission_.size());
+    if (view_options_.image_only) {
+      WriteImage(row.Obs<uint8_t>(0));
+    } else {
+      *row.Obs<int32_t>(0) = agent_dir_;
+      WriteImage(row.Obs<uint8_t>(1));
+      uint8_t* mission = row.Obs<uint8_t>(2);
+      std::memset(mission, 0, mission_bytes_);
+      std::memcpy(mission, mission_.data(), mission_.size());
+    }
     int32_t* pos = row.Info<int32_t>(0);
     pos[0] = agent_x_;
     pos[1] = agent_y_;
+  }
+
+  // render(): get_frame(highlight, tile_size, agent_pov) of MiniGridEnv's
+  // arguments (black before the first reset).
+  void Render(uint8_t* rgb) override {
+    const ViewOptions& o = view_options_;
+    if (agent_dir_ < 0) {
+      const std::size_t side_w = o.agent_pov ? view_ : width_;
+      const std::size_t side_h = o.agent_pov ? view_ : height_;
+      std::memset(rgb, 0, side_w * side_h * o.tile_size * o.tile_size * 3);
+      return;
+    }
+    if (!render_tiles_) {
+      render_tiles_ = std::make_unique<TileRenderer>(o.tile_size);
+    }
+    if (o.agent_pov) {
+      RenderPov(*render_tiles_, rgb);
+    } else {
+      RenderFull(*render_tiles_, o.highlight, rgb);
+    }
   }
 
  protected:
@@ -184,9 +284,9 @@ class MiniGridEnv : public Env {
   }
 
   void SetMission(std::string mission) {
-    if (mission.size() > static_cast<std::size_t>(kMissionBytes)) {
+    if (mission.size() > static_cast<std::size_t>(mission_bytes_)) {
       throw std::logic_error("MiniGrid: mission longer than " +
-                             std::to_string(kMissionBytes) + " bytes");
+                             std::to_string(mission_bytes_) + " bytes");
     }
     mission_ = std::move(mission);
   }
@@ -293,6 +393,7 @@ class MiniGridEnv : public Env {
   int carrying_ = kNone;
   int64_t step_count_ = 0;
   std::string mission_;
+  int mission_bytes_ = kMissionBytes;  // the observation's mission bytes
 
  private:
   // WorldObj.toggle: a door opens and closes (a locked one opens with the
@@ -314,16 +415,136 @@ class MiniGridEnv : public Env {
     }
   }
 
-  // gen_obs's image: the agent's view (gen_obs_grid: the cells in front of
-  // it, walls beyond the grid, rotated so that it looks up from the middle
-  // of the bottom row), minus what walls and closed doors hide (process_vis,
-  // unless see_through_walls), with what it carries in its own cell, encoded
-  // as (type, color, state) per cell, image[i, j] = view cell (i, j).
+  // The observation's image, as the view options ask.
+  void WriteImage(uint8_t* image) {
+    const ViewOptions& o = view_options_;
+    if (!o.rgb_img) {
+      if (o.fully_obs) {
+        EncodeFullGrid(image);
+      } else {
+        GenObs(image);
+      }
+      return;
+    }
+    if (!obs_tiles_)
+      obs_tiles_ = std::make_unique<TileRenderer>(o.rgb_tile_size);
+    if (o.fully_obs) {
+      // RGBImgObsWrapper: get_frame(env.highlight, tile_size)
+      RenderFull(*obs_tiles_, o.highlight, image);
+    } else {
+      RenderPov(*obs_tiles_, image);  // RGBImgPartialObsWrapper
+    }
+  }
+
+  // gen_obs's image: the agent's view (ComputeView) encoded as (type, color,
+  // state) per cell, image[i, j] = view cell (i, j), 0 where it cannot see.
   void GenObs(uint8_t* image) {
+    ComputeView();
+    const int sz = view_;
+    for (int i = 0; i < sz; ++i) {
+      for (int j = 0; j < sz; ++j) {
+        uint8_t* p = image + (static_cast<std::size_t>(i) * sz + j) * 3;
+        if (!visible_[Cell(i, j)]) {
+          p[0] = p[1] = p[2] = 0;
+          continue;
+        }
+        const int cell = view_cells_[Cell(i, j)];
+        if (cell == kNone) {
+          p[0] = kEmpty, p[1] = 0, p[2] = 0;
+        } else if (cell == kOutside) {
+          p[0] = kWall, p[1] = kGrey, p[2] = 0;
+        } else {
+          const Obj& o = objs_[cell];
+          p[0] = o.type, p[1] = o.color, p[2] = o.State();
+        }
+      }
+    }
+  }
+
+  // FullyObsWrapper's image: grid.encode() of the whole grid, image[x, y],
+  // the agent's cell (agent, red, direction).
+  void EncodeFullGrid(uint8_t* image) const {
+    for (int x = 0; x < width_; ++x) {
+      for (int y = 0; y < height_; ++y) {
+        uint8_t* p = image + (static_cast<std::size_t>(x) * height_ + y) * 3;
+        const int cell = grid_.Get(x, y);
+        if (x == agent_x_ && y == agent_y_) {
+          p[0] = kAgent, p[1] = kRed, p[2] = static_cast<uint8_t>(agent_dir_);
+        } else if (cell == kNone) {
+          p[0] = kEmpty, p[1] = 0, p[2] = 0;
+        } else {
+          const Obj& o = objs_[cell];
+          p[0] = o.type, p[1] = o.color, p[2] = o.State();
+        }
+      }
+    }
+  }
+
+  // get_full_render(highlight, tile_size): the whole grid, the agent drawn
+  // in its cell, the cells it sees highlighted (if highlight). (H, W, 3).
+  void RenderFull(TileRenderer& tiles, bool highlight, uint8_t* rgb) {
+    seen_.assign(static_cast<std::size_t>(width_) * height_, 0);
+    if (highlight) {
+      ComputeView();
+      const int sz = view_;
+      const int fx = kDirX[agent_dir_], fy = kDirY[agent_dir_];
+      const int rx = -fy, ry = fx;  // right_vec
+      for (int j = 0; j < sz; ++j) {
+        for (int i = 0; i < sz; ++i) {
+          const int x = agent_x_ + fx * (sz - 1 - j) + rx * (i - sz / 2);
+          const int y = agent_y_ + fy * (sz - 1 - j) + ry * (i - sz / 2);
+          if (visible_[Cell(i, j)] && grid_.InBounds(x, y)) {
+            seen_[static_cast<std::size_t>(y) * width_ + x] = 1;
+          }
+        }
+      }
+    }
+    const std::size_t width_px =
+        static_cast<std::size_t>(width_) * tiles.tile_size();
+    for (int y = 0; y < height_; ++y) {
+      for (int x = 0; x < width_; ++x) {
+        const int cell = grid_.Get(x, y);
+        const bool agent_here = x == agent_x_ && y == agent_y_;
+        tiles.Draw(cell == kNone ? nullptr : &objs_[cell],
+                   agent_here ? agent_dir_ : -1,
+                   seen_[static_cast<std::size_t>(y) * width_ + x] != 0, x, y,
+                   rgb, width_px);
+      }
+    }
+  }
+
+  // get_pov_render(tile_size): the agent's view (with what it carries in its
+  // cell; process_vis empties the cells it cannot see), the agent at the
+  // middle of the bottom row facing up, the cells it sees highlighted.
+  // (view * tile_size) square.
+  void RenderPov(TileRenderer& tiles, uint8_t* rgb) {
+    static const Obj kGreyWall;  // Wall(): beyond the grid
+    ComputeView();
+    const int sz = view_;
+    const std::size_t width_px =
+        static_cast<std::size_t>(sz) * tiles.tile_size();
+    for (int j = 0; j < sz; ++j) {
+      for (int i = 0; i < sz; ++i) {
+        const bool seen = visible_[Cell(i, j)] != 0;
+        const int cell = seen ? view_cells_[Cell(i, j)] : kNone;
+        const Obj* obj = cell == kNone      ? nullptr
+                         : cell == kOutside ? &kGreyWall
+                                            : &objs_[cell];
+        const bool agent_here = i == sz / 2 && j == sz - 1;
+        tiles.Draw(obj, agent_here ? 3 : -1, seen, i, j, rgb, width_px);
+      }
+    }
+  }
+
+  // gen_obs_grid: the agent's view, view_cells_ (the cells in front of it,
+  // walls beyond the grid, rotated so that it looks up from the middle of
+  // the bottom row, what it carries in its own cell) and visible_, what
+  // walls and closed doors do not hide (process_vis, unless
+  // see_through_walls).
+  void ComputeView() {
     const int sz = view_;
     const int fx = kDirX[agent_dir_], fy = kDirY[agent_dir_];
     const int rx = -fy, ry = fx;  // right_vec
-    constexpr int kOutside = -2;  // a wall beyond the grid
     for (int j = 0; j < sz; ++j) {
       for (int i = 0; i < sz; ++i) {
         const int x = agent_x_ + fx * (sz - 1 - j) + rx * (i - sz / 2);
@@ -366,31 +587,59 @@ class MiniGridEnv : public Env {
       }
     }
     view_cells_[Cell(sz / 2, sz - 1)] = carrying_;
-    for (int i = 0; i < sz; ++i) {
-      for (int j = 0; j < sz; ++j) {
-        uint8_t* p = image + (static_cast<std::size_t>(i) * sz + j) * 3;
-        if (!visible_[Cell(i, j)]) {
-          p[0] = p[1] = p[2] = 0;
-          continue;
-        }
-        const int cell = view_cells_[Cell(i, j)];
-        if (cell == kNone) {
-          p[0] = kEmpty, p[1] = 0, p[2] = 0;
-        } else if (cell == kOutside) {
-          p[0] = kWall, p[1] = kGrey, p[2] = 0;
-        } else {
-          const Obj& o = objs_[cell];
-          p[0] = o.type, p[1] = o.color, p[2] = o.State();
-        }
-      }
-    }
   }
   std::size_t Cell(int i, int j) const {
     return static_cast<std::size_t>(j) * view_ + i;
   }
 
+  static constexpr int kOutside = -2;  // a view cell beyond the grid: a wall
   std::vector<int> view_cells_;
   std::vector<uint8_t> visible_;
+  ViewOptions view_options_;
+  std::unique_ptr<TileRenderer> obs_tiles_;     // rgb_tile_size, on first use
+  std::unique_ptr<TileRenderer> render_tiles_;  // tile_size, on first use
+  std::vector<uint8_t> seen_;  // RenderFull's highlight mask, [y][x]
+};
+
+// Every task is registered as MiniGridTask<Task> (MiniGridRegistry, in
+// registration.cc): the task's options plus the view options, and its spec
+// with the image and render() size they give.
+template <typename Task>
+class MiniGridTask : public Task {
+ public:
+  using Task::Task;
+
+  static Config DefaultConfig() {
+    Config config = Task::DefaultConfig();
+    const Config view_options = ViewOptions::Defaults();
+    for (const auto& [name, value] : view_options.Values()) {
+      if (!config.Has(name)) config.Set(name, value);
+    }
+    return config;
+  }
+
+  static EnvSpec MakeSpec(const Config& config) {
+    EnvSpec spec = Task::MakeSpec(config);
+    // The grid's size, which the task's constructor works out from its
+    // options (a constructor only sets fields; the level is made at reset).
+    const MiniGridTask probe(config, 0);
+    ApplyViewOptions(config, probe.width_, probe.height_, &spec);
+    return spec;
+  }
+};
+
+// registration.cc's registry: Add<Task>(id, overrides) registers
+// MiniGridTask<Task>.
+class MiniGridRegistry {
+ public:
+  explicit MiniGridRegistry(Registry& registry) : registry_(registry) {}
+  template <typename Task>
+  void Add(const std::string& task_id, const Config& overrides = {}) {
+    registry_.Add<MiniGridTask<Task>>(task_id, overrides);
+  }
+
+ private:
+  Registry& registry_;
 };
 
 }  // namespace minigrid

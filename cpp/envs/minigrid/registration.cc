@@ -16,14 +16,19 @@
 #include "envs/minigrid/locked_room.h"
 #include "envs/minigrid/memory.h"
 #include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/obstructed_maze.h"
+#include "envs/minigrid/playground.h"
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 #include "envs/minigrid/unlock.h"
 
 namespace envpool_lite {
 
-void RegisterMinigrid(Registry& registry) {
+void RegisterMinigrid(Registry& all_tasks) {
   using namespace minigrid;  // NOLINT
+  // Every task registered as MiniGridTask<Task>: with the observation and
+  // render options (minigrid_env.h's ViewOptions).
+  MiniGridRegistry registry(all_tasks);
   for (int64_t size : {5, 6, 8, 16}) {
     const std::string s = std::to_string(size) + "x" + std::to_string(size);
     registry.Add<EmptyEnv>("MiniGrid-Empty-" + s + "-v0", {{"size", size}});
@@ -121,6 +126,48 @@ void RegisterMinigrid(Registry& registry) {
                                      std::to_string(size) + "R" +
                                      std::to_string(rows) + "-v0",
                                  {{"room_size", size}, {"num_rows", rows}});
+  }
+  // ObstructedMaze (v0 and v1) and Playground
+  {
+    const std::string om = "MiniGrid-ObstructedMaze-";
+    registry.Add<ObstructedMaze1DlhbEnv>(
+        om + "1Dl-v0", {{"key_in_box", false}, {"blocked", false}});
+    registry.Add<ObstructedMaze1DlhbEnv>(
+        om + "1Dlh-v0", {{"key_in_box", true}, {"blocked", false}});
+    registry.Add<ObstructedMaze1DlhbEnv>(om + "1Dlhb-v0");
+    // agent_room, key_in_box, blocked, num_quarters, num_rooms_visited
+    struct Full {
+      const char* name;
+      int64_t room_i, room_j;
+      bool key_in_box, blocked;
+      int64_t num_quarters, num_rooms_visited;
+      bool v1;
+    };
+    const Full fulls[] = {{"2Dl-v0", 2, 1, false, false, 1, 4, false},
+                          {"2Dlh-v0", 2, 1, true, false, 1, 4, false},
+                          {"2Dlhb-v0", 2, 1, true, true, 1, 4, false},
+                          {"1Q-v0", 1, 1, true, true, 1, 5, false},
+                          {"2Q-v0", 2, 1, true, true, 2, 11, false},
+                          {"Full-v0", 1, 1, true, true, 4, 25, false},
+                          {"2Dlhb-v1", 2, 1, true, true, 1, 4, true},
+                          {"1Q-v1", 1, 1, true, true, 1, 5, true},
+                          {"2Q-v1", 2, 1, true, true, 2, 11, true},
+                          {"Full-v1", 1, 1, true, true, 4, 25, true}};
+    for (const Full& f : fulls) {
+      const Config overrides = {
+          {"agent_room", NumberList{static_cast<double>(f.room_i),
+                                    static_cast<double>(f.room_j)}},
+          {"key_in_box", f.key_in_box},
+          {"blocked", f.blocked},
+          {"num_quarters", f.num_quarters},
+          {"num_rooms_visited", f.num_rooms_visited}};
+      if (f.v1) {
+        registry.Add<ObstructedMazeFullV1Env>(om + f.name, overrides);
+      } else {
+        registry.Add<ObstructedMazeFullEnv>(om + f.name, overrides);
+      }
+    }
+    registry.Add<PlaygroundEnv>("MiniGrid-Playground-v0");
   }
   for (const auto& [id, p] : multi_rooms) {
     registry.Add<MultiRoomEnv>(

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <iterator>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,13 @@
 
 namespace envpool_lite {
 namespace minigrid {
+
+// What minigrid raises as RecursionError (place_obj's or connect_all's
+// tries used up): an error of the reset for most tasks, a rejected level
+// that BabyAI generates again.
+struct RecursionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 class RoomGridEnv : public MiniGridEnv {
  public:
@@ -183,9 +191,15 @@ class RoomGridEnv : public MiniGridEnv {
     }
   }
 
-  // connect_all: doors (unlocked, colours from COLOR_NAMES) between random
-  // rooms until every room is reachable from the agent's.
+  // connect_all: doors (unlocked, colours drawn from door_colors, by
+  // default COLOR_NAMES) between random rooms until every room is reachable
+  // from the agent's.
   void ConnectAll(int max_itrs = 5000) {
+    ConnectAll(
+        std::vector<Color>(std::begin(kColorNames), std::end(kColorNames)),
+        max_itrs);
+  }
+  void ConnectAll(const std::vector<Color>& door_colors, int max_itrs = 5000) {
     const int start = RoomFromPos(agent_x_, agent_y_);
     for (int itrs = 0;; ++itrs) {
       if (itrs > max_itrs) Fail("connect_all failed");
@@ -198,14 +212,15 @@ class RoomGridEnv : public MiniGridEnv {
       Room& r = GetRoom(i, j);
       if (!r.has_door_pos[k] || r.doors[k] != kNone) continue;
       if (r.locked || rooms_[r.neighbors[k]].locked) continue;
-      AddDoor(i, j, k, kColorNames[RandInt(0, 6)], 0);
+      AddDoor(i, j, k,
+              door_colors[RandInt(0, static_cast<int>(door_colors.size()))], 0);
     }
   }
 
   [[noreturn]] void Fail(const std::string& what) const {
-    throw std::runtime_error("MiniGrid: " + what +
-                             " (as minigrid's "
-                             "RecursionError)");
+    throw RecursionError("MiniGrid: " + what +
+                         " (as minigrid's "
+                         "RecursionError)");
   }
 
   int room_size_, num_rows_, num_cols_;

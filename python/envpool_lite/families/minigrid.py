@@ -1,6 +1,19 @@
 """The MiniGrid family (cpp/envs/minigrid/): minigrid 3.2.0's grid worlds,
 bit-exact with its own envs. This module takes minigrid's forms of the
-options (None for a random position) and decodes the mission."""
+options (None for a random position) and decodes the mission.
+
+minigrid's observation wrappers are options of every task (C++:
+minigrid_env.h's ViewOptions; docs/families/minigrid.md):
+
+- ``FullyObsWrapper``: ``fully_obs=True``;
+- ``RGBImgPartialObsWrapper(tile_size=t)``: ``rgb_img=True, rgb_tile_size=t``;
+- ``RGBImgObsWrapper(tile_size=t)``: ``rgb_img=True, fully_obs=True,
+  rgb_tile_size=t``;
+- ``ImgObsWrapper``: ``image_only=True`` (the observation is the image alone).
+
+render() (render_mode="rgb_array") is minigrid's env.render(), with its
+constructor's ``tile_size`` (32), ``highlight`` (True) and ``agent_pov``
+(False)."""
 
 from __future__ import annotations
 
