@@ -245,6 +245,30 @@ def test_pong_smoke(tmp_path):
     assert -21 <= mean <= 21 and gif.stat().st_size > 0
 
 
+def test_minigrid_smoke(tmp_path, capsys):
+    """The minigrid preset on DoorKey-5x5 (the agent's 7x7 view, its ids one-hot
+    encoded): a short run from the command line, then --eval with a GIF the
+    pool draws."""
+    env_id = "MiniGrid-DoorKey-5x5-v0"
+    assert appo.env_family(env_id) == "minigrid" and appo.env_options(appo.Config(env_id=env_id))["image_only"]
+    cfg = appo.parse_args(["--env-id", env_id])
+    assert cfg.torch_threads == 1 and cfg.num_envs == appo.PRESETS["minigrid"]["num_envs"]
+    obs = torch.tensor([[[[2, 5, 0], [4, 4, 2], [10, 0, 3]]]], dtype=torch.uint8)  # wall, locked yellow door, agent facing up
+    x = appo.one_hot_grid(obs).view(1, 3, sum(appo.GRID_IDS))
+    assert x.sum(-1).eq(3).all() and x[0, 1, 4] == 1 and x[0, 1, 11 + 4] == 1 and x[0, 1, 11 + 6 + 2] == 1
+    appo.main(["--env-id", env_id, "--total-steps", "8192", "--run-dir", str(tmp_path), "--run-name", "dk", "--device", "cpu", "--no-progress"])
+    out = capsys.readouterr().out
+    assert "8,192 steps" in out and "policy lag" in out
+    run = tmp_path / "dk"
+    assert (run / "learning_curve.png").exists()
+    ckpt = torch.load(run / "checkpoint.pt", weights_only=False)
+    assert ckpt["global_step"] == 8192 and ckpt["finished"]  # whole games, for the curve and the logs
+    assert all(0 <= ret <= 1 and 0 < length <= 250 for _, ret, length in ckpt["finished"])
+    gif = tmp_path / "doorkey.gif"
+    mean = appo.evaluate(str(run / "checkpoint.pt"), episodes=2, device="cpu", gif=str(gif))
+    assert 0 <= mean <= 1 and gif.stat().st_size > 0
+
+
 def test_no_thread_left_behind():
     assert not [t for t in threading.enumerate() if t.name == "sampler"]
 

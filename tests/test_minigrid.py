@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("quiet_gymnasium")
 
 
 @pytest.fixture(scope="module")
-def make_ref():
+def make_ref(tmp_path_factory):
     """gymnasium.make of minigrid's own env (minigrid registers its ids on
     import)."""
     if not (ORACLE / "minigrid" / "minigrid_env.py").is_file():
@@ -42,7 +42,58 @@ def make_ref():
     import gymnasium
     import minigrid  # noqa: F401
 
+    install_wfc_patterns(tmp_path_factory.mktemp("wfc_patterns"))
     return lambda task, **kwargs: gymnasium.make(task, **kwargs).unwrapped
+
+
+# The pattern images of minigrid's registered WFC presets: minigrid 3.2.0's
+# config.py reads them from minigrid/envs/wfc/patterns/*.png, which its wheel
+# does not ship (they are in its git repository). Their pixels ('#' black,
+# '.' white, ',' (254, 254, 254)), copied from the repository's PNGs, are
+# written as PNGs for the reference (cpp/envs/minigrid/wfc_model.h has the
+# same rows for the pool).
+WFC_PATTERNS = {
+    "SimpleMaze.png": ["....", ".###", ".#.#", ".###"],
+    "ScaledMaze.png": ["........", "........", "..######", "..######", "..##..##", "..##..##", "..######", "..######"],
+    "Fabric.png": ["..#..", "..,..", "#####", "..,..", "..#.."],
+    "Blackdots.png": ["...", ".#.", "..."],
+    "Angular.png": ["..........."] + [".....#####."] * 4 + [".#########."] * 5 + ["..........."],
+    "Hogs.png": [
+        ".................",
+        ".......#....#....",
+        "..#...###..###...",
+        ".###...#....#....",
+        "..#..............",
+        ".........#.......",
+        "....#...###...#..",
+        "...###...#...###.",
+        "....#.........#..",
+        ".................",
+        ".......#....#....",
+        "..#...###..###...",
+        ".###...#....#....",
+        "..#..#...#....#..",
+        "....###.###..###.",
+        ".....#...#....#..",
+        ".................",
+    ],
+}
+
+
+def install_wfc_patterns(directory):
+    """Points minigrid's WFC presets at WFC_PATTERNS written into directory
+    (the WFC envs also need imageio and networkx: minigrid[wfc])."""
+    try:
+        from imageio.v2 import imwrite
+        from minigrid.envs.wfc.config import WFC_PRESETS
+    except ImportError:
+        return
+    value = {"#": 0, ".": 255, ",": 254}
+    for name, rows in WFC_PATTERNS.items():
+        pixels = np.array([[[value[c]] * 3 for c in row] for row in rows], dtype=np.uint8)
+        imwrite(directory / name, pixels)
+    for config in WFC_PRESETS.values():
+        config.pattern_path = directory / Path(config.pattern_path).name
 
 
 def check(obs, info, row, ref_obs, ref_env, i):
@@ -161,6 +212,9 @@ def test_default_max_steps(make_ref):
         ("MiniGrid-ObstructedMaze-Full-v1", {"agent_room": (2, 2), "num_quarters": 2, "blocked": False, "max_steps": 80}),
         ("MiniGrid-ObstructedMaze-2Q-v0", {"agent_room": (1, 0), "num_quarters": 4, "agent_view_size": 9}),
         ("MiniGrid-Playground-v0", {"see_through_walls": True, "agent_view_size": 9, "max_steps": 50}),
+        # Many short WFC episodes: some levels' largest component has under half the open cells (networkx then orders it as a Python set).
+        ("MiniGrid-WFC-MazeSimple-v0", {"size": 20, "max_steps": 12}),
+        ("MiniGrid-WFC-ObstaclesBlackdots-v0", {"wfc_config": "DungeonMazeScaled", "size": 15, "ensure_connected": False, "agent_view_size": 5}),
     ],
 )
 def test_options(make_ref, task, kwargs):
@@ -201,6 +255,8 @@ def test_options(make_ref, task, kwargs):
         ("MiniGrid-ObstructedMaze-Full-v1", {"agent_room": (1, -1)}, "agent_room"),
         ("MiniGrid-ObstructedMaze-2Dl-v0", {"num_rooms_visited": 0}, "num_rooms_visited"),
         ("MiniGrid-Playground-v0", {"max_steps": 0}, "max_steps"),
+        ("MiniGrid-WFC-MazeSimple-v0", {"wfc_config": "Maze"}, "wfc_config"),
+        ("MiniGrid-WFC-RoomsFabric-v0", {"size": 2}, "size"),
         ("MiniGrid-Nope-v0", {}, "unknown task"),
     ],
 )

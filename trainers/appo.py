@@ -23,6 +23,9 @@ How it works, top to bottom in this file:
   stepping. Policy lag (learner version - behaviour version, in updates) is
   logged; steps older than max_policy_lag are masked out, and the bounded
   queue keeps the sampler from running far ahead.
+- MiniGrid: the agent's 7x7 view as minigrid's symbolic image (an object,
+  colour and state id per cell; minigrid's ImgObsWrapper), one-hot encoded
+  per id, into the MLPs.
 - The edges. NEXT_STEP auto-reset: the step after an episode's end only
   resets the env (reward 0), so that row is masked. Termination cuts the
   bootstrap; truncation keeps it, and the bootstrap is the real V(x) of the
@@ -98,7 +101,7 @@ class Config:
     num_minibatches: int = 2  # per epoch, each a set of whole trajectories
     norm_adv: bool = True
     reward_scale: float = 1.0  # the learner's rewards are multiplied by this (returns are reported unscaled)
-    hidden: int = 64  # MLP width (vector observations)
+    hidden: int = 64  # MLP width (vector and MiniGrid observations)
     # Atari
     episodic_life: bool = True
     reward_clip: bool = True
@@ -153,12 +156,28 @@ PRESETS = {
         num_minibatches=2,
         reward_scale=0.1,
     ),
+    # MiniGrid's grid worlds (the agent's view, one-hot ids). Set for
+    # DoorKey-5x5 (sparse reward: 1 - 0.9 * steps / 250 at the goal): seeds
+    # 1-5 reach a mean return of 0.9 (last 100 games) in 45k-72k steps.
+    "minigrid": dict(
+        torch_threads=1,
+        total_steps=1_000_000,
+        num_envs=16,
+        env_batch_size=8,
+        rollout=64,
+        batch_rollouts=32,  # 2048 steps per update
+        lr=1e-3,
+        ent_coef=0.01,
+        num_epochs=4,
+        num_minibatches=8,
+    ),
 }
 
 
 def env_family(env_id: str) -> str:
-    if envpool_lite.families.family_of(env_id) == "mujoco":
-        return "mujoco"
+    family = envpool_lite.families.family_of(env_id)
+    if family in ("mujoco", "minigrid"):
+        return family
     shape = envpool_lite.make_spec(env_id).observation_space.shape
     return "atari" if len(shape) == 3 else "vector"
 
@@ -170,8 +189,11 @@ def env_options(cfg: Config) -> dict:
         options["num_workers"] = cfg.num_workers
     if cfg.deterministic:
         options["batch_size"] = cfg.num_envs  # sync: results in env_id order
-    if env_family(cfg.env_id) == "atari":
+    family = env_family(cfg.env_id)
+    if family == "atari":
         options.update(episodic_life=cfg.episodic_life, reward_clip=cfg.reward_clip)
+    if family == "minigrid":
+        options["image_only"] = True  # the (7, 7, 3) image of ids, without the mission string
     return options
 
 
@@ -182,14 +204,25 @@ def layer_init(layer, std=math.sqrt(2), bias=0.0):
     return layer
 
 
+GRID_IDS = (11, 6, 4)  # MiniGrid's image channels: object type, colour, state (a door's; the agent's direction)
+
+
+def one_hot_grid(obs: torch.Tensor) -> torch.Tensor:
+    """[B, H, W, 3] uint8 ids -> [B, H * W * 21] float, one one-hot per id."""
+    ids = obs.long()
+    return torch.cat([nn.functional.one_hot(ids[..., i], n) for i, n in enumerate(GRID_IDS)], -1).flatten(1).float()
+
+
 class ActorCritic(nn.Module):
     """Nature CNN for pixels (uint8 goes to the device, /255 happens there),
-    separate tanh MLPs for vectors. Discrete actions: a categorical over
+    separate tanh MLPs for vectors and for MiniGrid's images of ids (`grid`:
+    one-hot encoded, not pixels). Discrete actions: a categorical over
     logits; continuous: a diagonal Gaussian with a learned log-std."""
 
-    def __init__(self, obs_space, action_space, hidden: int = 64):
+    def __init__(self, obs_space, action_space, hidden: int = 64, grid: bool = False):
         super().__init__()
-        self.pixels = len(obs_space.shape) == 3
+        self.grid = grid
+        self.pixels = len(obs_space.shape) == 3 and not grid
         self.discrete = hasattr(action_space, "n")
         out = int(action_space.n) if self.discrete else int(np.prod(action_space.shape))
         if self.pixels:
@@ -207,7 +240,7 @@ class ActorCritic(nn.Module):
             self.actor = layer_init(nn.Linear(512, out), std=0.01)
             self.critic = layer_init(nn.Linear(512, 1), std=1.0)
         else:
-            d = int(np.prod(obs_space.shape))
+            d = int(np.prod(obs_space.shape[:-1])) * sum(GRID_IDS) if grid else int(np.prod(obs_space.shape))
 
             def mlp(n_out, std):
                 return nn.Sequential(
@@ -226,6 +259,8 @@ class ActorCritic(nn.Module):
         """(action-distribution parameters, value) for a batch of observations."""
         if self.pixels:
             x = self.torso(obs.float() / 255.0)
+        elif self.grid:
+            x = one_hot_grid(obs)
         else:
             x = obs.float().flatten(1)
         return self.actor(x), self.critic(x).squeeze(-1)
@@ -664,7 +699,7 @@ def train(cfg: Config) -> dict:
         ray.init(address=cfg.ray_address, ignore_reinit_error=True)
     env = envpool_lite.make(cfg.env_id, env_type="gymnasium", **env_options(cfg))
     frame_skip = int(env.spec.config.get("frame_skip", 1))
-    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden).to(device)
+    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden, env_family(cfg.env_id) == "minigrid").to(device)
     learner = Learner(cfg, model, device)
     update, global_step, finished = 0, 0, []
     if cfg.resume:
@@ -733,42 +768,50 @@ def train(cfg: Config) -> dict:
 def evaluate(path: str, episodes: int = 10, greedy: bool = False, gif: str = "", device: str = "cpu", seed: int = 10_000) -> float:
     """Mean full-game return of a checkpoint's policy over `episodes` games
     (each of `episodes` envs plays one; Atari without episodic_life or reward
-    clipping). gif: save env 0's game: Atari from its frames, vector tasks by
-    replaying its actions in gymnasium's own env (envpool_lite's classic
-    control is bit-identical to it), which renders."""
+    clipping). gif: save env 0's game: Atari from its frames, MiniGrid as the
+    pool draws it (minigrid's render()), vector tasks by replaying its actions
+    in gymnasium's own env (envpool_lite's classic control is bit-identical to
+    it), which renders."""
     ckpt = torch.load(path, map_location=device, weights_only=False)
     cfg = Config(**{**ckpt["config"], "seed": seed, "num_envs": episodes, "env_batch_size": episodes, "deterministic": True, "num_workers": 0})
     options = env_options(cfg)
     if "episodic_life" in options:
         options.update(episodic_life=False, reward_clip=False)
-    env = envpool_lite.make(cfg.env_id, env_type="gymnasium", **options)
-    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden).to(device)
+    grid = env_family(cfg.env_id) == "minigrid"
+    draw = bool(gif) and grid  # the pool draws env 0 after each of its steps
+    env = envpool_lite.make(cfg.env_id, env_type="gymnasium", render_mode="rgb_array" if draw else None, **options)
+    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden, grid).to(device)
     model.load_state_dict(ckpt["model"])
     generator = torch.Generator(device=device).manual_seed(seed)
     returns, done = np.zeros(episodes), np.zeros(episodes, bool)
     frames, actions = [], []
     obs, info = env.reset()
+    if draw:
+        frames.append(env.render(0)[0])
     with torch.no_grad():
         while not done.all():
             params, _ = model(torch.as_tensor(obs).to(device))
             action, _ = model.sample(params, generator, greedy=greedy)
             env_action = model.env_action(action)
             if not done[0]:
-                frames.append(np.array(obs[0, -1]) if model.pixels else None)
+                if model.pixels:
+                    frames.append(np.array(obs[0, -1]))
                 actions.append(env_action[0])
             obs, reward, term, trunc, info = env.step(env_action)
+            if draw and not done[0]:
+                frames.append(env.render(0)[0])
             returns += np.where(done, 0.0, info.get("reward", reward))
             done |= term | trunc
     env.close()
     if gif:
-        save_gif(gif, cfg.env_id, seed, frames, actions, model.pixels)
+        save_gif(gif, cfg.env_id, seed, frames, actions, drawn=model.pixels or draw)
     return float(returns.mean())
 
 
-def save_gif(path: str, env_id: str, seed: int, frames: list, actions: list, pixels: bool) -> None:
+def save_gif(path: str, env_id: str, seed: int, frames: list, actions: list, drawn: bool) -> None:
     from PIL import Image
 
-    if not pixels:
+    if not drawn:
         import gymnasium
 
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # pygame renders off-screen

@@ -1,4 +1,6 @@
 // The MiniGrid tasks, with minigrid 3.2.0's ids and constructor arguments.
+#include "envs/minigrid/babyai/registration.h"
+
 #include <array>
 #include <utility>
 
@@ -21,6 +23,7 @@
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 #include "envs/minigrid/unlock.h"
+#include "envs/minigrid/wfc.h"
 
 namespace envpool_lite {
 
@@ -40,6 +43,11 @@ void RegisterMinigrid(Registry& all_tasks) {
     registry.Add<DoorKeyEnv>("MiniGrid-DoorKey-" + s + "-v0", {{"size", size}});
   }
   registry.Add<FourRoomsEnv>("MiniGrid-FourRooms-v0");
+  // MiniGrid-WFC-*: the presets minigrid registers (WFC_PRESETS).
+  for (const WfcPreset& preset : WfcPresets()) {
+    registry.Add<WFCEnv>(std::string("MiniGrid-WFC-") + preset.name + "-v0",
+                         {{"wfc_config", std::string(preset.name)}});
+  }
   for (int64_t size : {5, 6, 7}) {
     registry.Add<LavaGapEnv>("MiniGrid-LavaGapS" + std::to_string(size) + "-v0",
                              {{"size", size}});
@@ -174,6 +182,7 @@ void RegisterMinigrid(Registry& all_tasks) {
         id,
         {{"minNumRooms", p[0]}, {"maxNumRooms", p[1]}, {"maxRoomSize", p[2]}});
   }
+  babyai::RegisterBabyAI(registry);
 }
 
 }  // namespace envpool_lite

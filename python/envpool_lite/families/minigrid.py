@@ -26,6 +26,8 @@ from envpool_lite.families import Family
 
 #: The options that are a position (x, y), or None for a random one.
 POSITION_OPTIONS = ("agent_start_pos", "agent_pos", "goal_pos")
+#: BabyAI's string options whose None means "drawn at random" ("" here).
+NONE_STRING_OPTIONS = ("select_by", "first_color", "second_color")
 
 
 def decode_mission(mission: np.ndarray) -> str | list[str]:
@@ -38,13 +40,17 @@ def decode_mission(mission: np.ndarray) -> str | list[str]:
 
 
 class Minigrid(Family):
-    # Set by the registration (which of Unlock's three tasks), not by users.
+    # Set by the registration (which of a class's levels: Unlock's three
+    # tasks, BabyAI's level families), not by users.
     internal_options = frozenset({"variant"})
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         for name in POSITION_OPTIONS:
             if name in kwargs and name in defaults and kwargs[name] is None:
                 kwargs[name] = ()
+        for name in NONE_STRING_OPTIONS:
+            if name in kwargs and name in defaults and kwargs[name] is None:
+                kwargs[name] = ""
         if "max_steps" in kwargs and kwargs["max_steps"] is None:
             kwargs["max_steps"] = -1  # the task's default
         return kwargs
