@@ -64,6 +64,9 @@ class Task:
     dm_control: tuple = ()  # dm_control: (domain, task), for dm_control's own loop
     procgen: tuple = ()  # Procgen: (game, distribution mode), for procgen's own gym3 env
     env_id: str | None = None  # the id to make, where name is a label (a task with other options)
+    # (build/compat group, module): imported before gymnasium.make, for a
+    # reference that registers its ids on import (minigrid)
+    gymnasium_import: tuple = ()
 
     @property
     def make_id(self) -> str:
@@ -155,6 +158,23 @@ TASKS = {
     **{
         name: Task(name, None, options={"channel_first": False}, headline=(), full=((1, 1, 1), (16, 8, 2), (16, 16, 2)), quick=(), steps=steps, limit_steps=steps, procgen=game)
         for name, game, steps in (("BigfishEasy-v0", ("bigfish", "easy"), 40000), ("CoinrunHard-v0", ("coinrun", "hard"), 40000), ("StarpilotEasy-v0", ("starpilot", "easy"), 40000))
+    },
+    # MiniGrid and BabyAI: minigrid 3.2.0's observation dict (the 7x7x3 view,
+    # the direction, the mission). The peers: EnvPool's MiniGrid, and
+    # minigrid's own env (build/compat/minigrid_oracle) in a loop and in
+    # gymnasium's SyncVectorEnv. Only in --full (and --tasks).
+    **{
+        name: Task(
+            name,
+            name,
+            headline=(),
+            full=((1, 1, 1), (16, 8, 2), (16, 16, 2)),
+            quick=(),
+            steps=200_000,
+            limit_steps=1_000_000,
+            gymnasium_import=("minigrid_oracle", "minigrid"),
+        )
+        for name in ("MiniGrid-DoorKey-8x8-v0", "MiniGrid-FourRooms-v0", "BabyAI-GoToLocal-v0")
     },
     # From pixels: 84x84 frames of camera 0, drawn by each env's thread
     # (software OpenGL here). EnvPool 1.2.5's from_pixels aborts without a
@@ -378,6 +398,14 @@ def _gymnasium_atari_wrappers() -> list:
 
 
 def _gymnasium_kwargs(task: Task) -> dict:
+    if task.gymnasium_import:
+        group, module = task.gymnasium_import
+        root = Path(__file__).resolve().parents[1] / "build" / "compat" / group
+        if not root.is_dir():
+            raise Skip(f"{module} not installed in {root} (bash scripts/setup_compat.sh)", missing=True)
+        if str(root) not in sys.path:
+            sys.path.append(str(root))
+        importlib.import_module(module)
     if task.atari_game is None:
         return {}
     import ale_py
