@@ -69,7 +69,7 @@ test-sanitizers:
 #   the file alone, loaded or not). The cause is open (docs/reliability.md).
 # scripts/pytest_backtrace.sh prints native backtraces if pytest crashes.
 test-python:
-	PY=$(PY) scripts/pytest_backtrace.sh -q tests --ignore=tests/test_distributed.py --ignore=tests/test_dm_control_pixels.py
+	PY=$(PY) scripts/pytest_backtrace.sh -q --durations=10 tests --ignore=tests/test_distributed.py --ignore=tests/test_dm_control_pixels.py
 	PY=$(PY) scripts/pytest_backtrace.sh -q tests/test_dm_control_pixels.py
 	PY=$(PY) scripts/pytest_backtrace.sh -q tests/test_distributed.py
 
