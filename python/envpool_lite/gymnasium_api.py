@@ -143,7 +143,7 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env): 
     def _format(self, raw):
         obs, reward, terminated, truncated = raw[0], raw[1], raw[2], raw[3]
         info = self._info(raw)
-        if not self.is_async and len(raw[5]) == self.num_envs:
+        if not self._is_async and len(raw[5]) == self.num_envs:
             self._last_obs = obs
         if self._same_step_autoreset:
             done = terminated | truncated

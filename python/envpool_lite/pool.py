@@ -105,7 +105,14 @@ class EnvPoolBase:
         # from the key's own fields (see _dict_obs).
         self._obs_keys = spec.obs_keys
         self._obs_extra = 7 + self._num_info
+        # (key, field) of the obs keys after the first: the step's and, in
+        # SAME_STEP, the final obs's (precomputed: this runs every step)
+        n, extra = len(self._obs_keys) - 1, self._obs_extra
+        final = extra + n
+        self._obs_fields = [(k, extra + i) for i, k in enumerate(self._obs_keys[1:])]
+        self._final_obs_fields = [(k, final + 2 + self._num_info + i) for i, k in enumerate(self._obs_keys[1:])]
         self._all_ids = np.arange(num_envs, dtype=np.int32)
+        self._is_async = self._pool.batch_size < self._pool.num_envs
 
     # --- what every face shares -------------------------------------------
     @property
@@ -118,7 +125,7 @@ class EnvPoolBase:
 
     @property
     def is_async(self) -> bool:
-        return self._pool.batch_size < self._pool.num_envs
+        return self._is_async
 
     def __len__(self) -> int:
         return self._pool.num_envs
@@ -259,25 +266,18 @@ class EnvPoolBase:
         keys = self._obs_keys
         if not keys:
             return raw
-        n, ni, extra = len(keys) - 1, self._num_info, self._obs_extra
-        out = [{keys[0]: raw[0], **{k: raw[extra + i] for i, k in enumerate(keys[1:])}}, *raw[1:extra]]
-        if len(raw) > extra + n:  # SAME_STEP: final_obs, final_elapsed_step, final info, final other keys
-            f = extra + n
-            out.append({keys[0]: raw[f], **{k: raw[f + 2 + ni + i] for i, k in enumerate(keys[1:])}})
-            out.extend(raw[f + 1 : f + 2 + ni])
-        return tuple(out)
-        raw = list(raw)
-        n = len(keys) - 1
-        raw[0] = {keys[0]: raw[0], **{k: raw[self._obs_extra + i] for i, k in enumerate(keys[1:])}}
-        f = self._final_field
-        if len(raw) > f:
-            extra = f + 2 + self._num_info
-            raw[f] = {keys[0]: raw[f], **{k: raw[extra + i] for i, k in enumerate(keys[1:])}}
-            del raw[extra : extra + n]
-        del raw[self._obs_extra : self._obs_extra + n]
-        if len(raw) > self._obs_extra:  # the final fields moved down
-            pass
-        return raw
+        extra = self._obs_extra
+        obs = {keys[0]: raw[0]}
+        for k, i in self._obs_fields:
+            obs[k] = raw[i]
+        final = extra + len(self._obs_fields)
+        if len(raw) == final:
+            return (obs, *raw[1:extra])
+        # SAME_STEP: final_obs, final_elapsed_step, the final info fields
+        final_obs = {keys[0]: raw[final]}
+        for k, i in self._final_obs_fields:
+            final_obs[k] = raw[i]
+        return (obs, *raw[1:extra], final_obs, *raw[final + 1 : final + 2 + self._num_info])
 
     def _info(self, raw) -> dict[str, Any]:
         info = {"env_id": raw[5], "elapsed_step": raw[6]}
