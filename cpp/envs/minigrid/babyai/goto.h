@@ -24,6 +24,17 @@ inline EnvSpec MakeLevelSpec(const Config& config) {
   return MakeBabyAISpec(config);
 }
 
+// MakeLevelSpec for a level that needs two rooms or more (a door between
+// them, a locked room).
+inline EnvSpec MakeMultiRoomLevelSpec(const Config& config,
+                                      const std::string& level) {
+  if (config.GetInt("num_rows", 1, 16) * config.GetInt("num_cols", 1, 16) < 2) {
+    throw std::invalid_argument(
+        level + " needs two rooms or more (num_rows * num_cols >= 2)");
+  }
+  return MakeLevelSpec(config);
+}
+
 inline int Opt(const Config& config, const char* name) {
   return static_cast<int>(config.GetInt(name));
 }
@@ -166,12 +177,7 @@ class GoToImpUnlockEnv : public BabyAILevel {
                          {"num_cols", int64_t{3}}});
   }
   static EnvSpec MakeSpec(const Config& config) {
-    const Config& c = config;
-    if (c.GetInt("num_rows", 1, 16) * c.GetInt("num_cols", 1, 16) < 2) {
-      throw std::invalid_argument(
-          "GoToImpUnlock needs two rooms or more (num_rows * num_cols >= 2)");
-    }
-    return MakeLevelSpec(config);
+    return MakeMultiRoomLevelSpec(config, "GoToImpUnlock");
   }
   GoToImpUnlockEnv(const Config& config, uint64_t seed)
       : BabyAILevel(config, seed, Opt(config, "room_size"),
@@ -179,15 +185,7 @@ class GoToImpUnlockEnv : public BabyAILevel {
 
  protected:
   void GenMission() override {
-    const int id = RandInt(0, num_cols_);
-    const int jd = RandInt(0, num_rows_);
-    const int door = AddDoor(id, jd, -1, -1, /*locked=*/1).first;
-    const int locked_room = RoomIndex(id, jd);
-    // minigrid's `ik is id and jk is jd` compares numpy ints by identity:
-    // never true, so the key may land in the locked room.
-    const int ik = RandInt(0, num_cols_);
-    const int jk = RandInt(0, num_rows_);
-    AddObject(ik, jk, kKey, objs_[door].color);
+    const auto [door, id, jd, locked_room] = AddLockedDoorAndKey();
     ConnectAll();
     // `i is not id or j is not jd`: always true (numpy ints), every room
     for (int i = 0; i < num_cols_; ++i) {

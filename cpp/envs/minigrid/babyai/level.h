@@ -172,6 +172,23 @@ class BabyAILevel : public RoomGridEnv {
     } while (RoomFromPos(agent_x_, agent_y_) == avoid_room);
   }
 
+  // Unlock's and GoToImpUnlock's start: a locked door into room (i, j),
+  // the locked room, and its key in a random room. minigrid's `ik is id and
+  // jk is jd` compares numpy ints by identity: never true, so the key may
+  // land in the locked room.
+  struct LockedDoor {
+    int door, i, j, room;
+  };
+  LockedDoor AddLockedDoorAndKey() {
+    const int id = RandInt(0, num_cols_);
+    const int jd = RandInt(0, num_rows_);
+    const int door = AddDoor(id, jd, -1, -1, /*locked=*/1).first;
+    const int ik = RandInt(0, num_cols_);
+    const int jk = RandInt(0, num_rows_);
+    AddObject(ik, jk, kKey, objs_[door].color);
+    return {door, id, jd, RoomIndex(id, jd)};
+  }
+
   // open_all_doors
   void OpenAllDoors() {
     for (int i = 0; i < num_cols_; ++i) {

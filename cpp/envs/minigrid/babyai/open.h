@@ -20,12 +20,7 @@ class OpenEnv : public BabyAILevel {
                          {"num_cols", int64_t{3}}});
   }
   static EnvSpec MakeSpec(const Config& config) {
-    if (config.GetInt("num_rows", 1, 16) * config.GetInt("num_cols", 1, 16) <
-        2) {
-      throw std::invalid_argument(
-          "Open needs two rooms or more (num_rows * num_cols >= 2)");
-    }
-    return MakeLevelSpec(config);
+    return MakeMultiRoomLevelSpec(config, "Open");
   }
   OpenEnv(const Config& config, uint64_t seed)
       : BabyAILevel(config, seed, Opt(config, "room_size"),

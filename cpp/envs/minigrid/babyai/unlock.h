@@ -19,12 +19,7 @@ class UnlockEnv : public BabyAILevel {
                          {"num_cols", int64_t{3}}});
   }
   static EnvSpec MakeSpec(const Config& config) {
-    if (config.GetInt("num_rows", 1, 16) * config.GetInt("num_cols", 1, 16) <
-        2) {
-      throw std::invalid_argument(
-          "Unlock needs two rooms or more (num_rows * num_cols >= 2)");
-    }
-    return MakeLevelSpec(config);
+    return MakeMultiRoomLevelSpec(config, "Unlock");
   }
   UnlockEnv(const Config& config, uint64_t seed)
       : BabyAILevel(config, seed, Opt(config, "room_size"),
@@ -32,15 +27,7 @@ class UnlockEnv : public BabyAILevel {
 
  protected:
   void GenMission() override {
-    const int id = RandInt(0, num_cols_);
-    const int jd = RandInt(0, num_rows_);
-    const int door = AddDoor(id, jd, -1, -1, /*locked=*/1).first;
-    const int locked_room = RoomIndex(id, jd);
-    // minigrid's `ik is id and jk is jd` compares numpy ints by identity:
-    // never true, so the key may land in the locked room.
-    const int ik = RandInt(0, num_cols_);
-    const int jk = RandInt(0, num_rows_);
-    AddObject(ik, jk, kKey, objs_[door].color);
+    const auto [door, id, jd, locked_room] = AddLockedDoorAndKey();
     if (RandBool()) {
       std::vector<Color> colors;
       for (Color c : kColorNames) {
