@@ -107,10 +107,10 @@ class EnvPoolBase:
         self._obs_extra = 7 + self._num_info
         # (key, field) of the obs keys after the first: the step's and, in
         # SAME_STEP, the final obs's (precomputed: this runs every step)
-        n, extra = len(self._obs_keys) - 1, self._obs_extra
-        final = extra + n
+        extra = self._obs_extra
+        self._raw_final = extra + max(len(self._obs_keys) - 1, 0)  # where SAME_STEP's final fields start
         self._obs_fields = [(k, extra + i) for i, k in enumerate(self._obs_keys[1:])]
-        self._final_obs_fields = [(k, final + 2 + self._num_info + i) for i, k in enumerate(self._obs_keys[1:])]
+        self._final_obs_fields = [(k, self._raw_final + 2 + self._num_info + i) for i, k in enumerate(self._obs_keys[1:])]
         self._all_ids = np.arange(num_envs, dtype=np.int32)
         self._is_async = self._pool.batch_size < self._pool.num_envs
 
@@ -266,11 +266,10 @@ class EnvPoolBase:
         keys = self._obs_keys
         if not keys:
             return raw
-        extra = self._obs_extra
+        extra, final = self._obs_extra, self._raw_final
         obs = {keys[0]: raw[0]}
         for k, i in self._obs_fields:
             obs[k] = raw[i]
-        final = extra + len(self._obs_fields)
         if len(raw) == final:
             return (obs, *raw[1:extra])
         # SAME_STEP: final_obs, final_elapsed_step, the final info fields
