@@ -2,6 +2,7 @@
 learning run, checkpoints, determinism and smoke runs (all on the CPU)."""
 
 import dataclasses
+import json
 import sys
 import threading
 from pathlib import Path
@@ -232,17 +233,94 @@ def test_continuous_actions_smoke(tmp_path):
     assert result["updates"] == 4 and all(torch.isfinite(v).all() for v in params(result["model"]).values())
 
 
-@pytest.mark.skipif("Pong-v5" not in envpool_lite.list_all_envs(), reason="Atari (Pong-v5) is not built yet")
-def test_pong_smoke(tmp_path):
-    cfg = quiet(env_id="Pong-v5", num_envs=4, env_batch_size=2, rollout=8, batch_rollouts=2, num_minibatches=1, num_epochs=1,
-                total_steps=16 * 3, run_dir=str(tmp_path))  # fmt: skip
-    cfg = dataclasses.replace(cfg, **{k: v for k, v in appo.PRESETS["atari"].items() if k in ("episodic_life", "reward_clip", "clip_coef")})
-    result = appo.train(cfg)
-    assert result["updates"] == 3 and result["model"].pixels
-    assert all(torch.isfinite(v).all() for v in params(result["model"]).values())
+ATARI = pytest.mark.skipif("Pong-v5" not in envpool_lite.list_all_envs(), reason="Atari is not built yet")
+
+
+class Recorder:
+    """The pool, with every recv() result written down: the test's own
+    bookkeeping, to check the sampler's against."""
+
+    def __init__(self, env):
+        self.env, self.log = env, []
+
+    def recv(self):
+        batch = self.env.recv()
+        _, reward, term, trunc, info = batch
+        self.log.append([a.copy() for a in (info["env_id"], info["reward"], reward, term, trunc, info["terminated"])])
+        return batch
+
+    def __getattr__(self, name):
+        return getattr(self.env, name)
+
+
+@ATARI
+def test_atari_games_are_whole_games_of_unclipped_score():
+    """SpaceInvaders (3 lives, 5 to 200 points an alien) as the trainer runs
+    Atari: episodic_life and reward_clip. The learner's rewards are the
+    clipped ones, an episode ends at each lost life, and the games the
+    sampler reports (for the curves and the logs) are whole games of
+    unclipped score: checked against sums over every recv() result."""
+    cfg = quiet(env_id="SpaceInvaders-v5", num_envs=4, env_batch_size=2, rollout=32, batch_rollouts=4)
+    env = Recorder(envpool_lite.make(cfg.env_id, **appo.env_options(cfg)))
+    model = appo.ActorCritic(env.single_observation_space, env.single_action_space, cnn="small")
+    sampler = appo.Sampler(cfg, env, model, appo.PolicyStore(model, torch.device("cpu"), version=0), torch.device("cpu"))
+    items = []
+    sampler.start()
+    try:
+        while len(sampler.finished) < 4:
+            items.append(sampler.queue.get(timeout=60))
+    finally:
+        sampler.stop_event.set()
+        while not sampler.queue.empty():  # let a blocked put() finish
+            sampler.queue.get()
+        sampler.join()
+        env.close()
+    games, score, length, fresh = [], np.zeros(4), np.zeros(4, np.int64), np.ones(4, bool)
+    for ids, points, reward, term, trunc, game_over in env.log:
+        np.testing.assert_array_equal(reward, np.sign(points))  # the pool clips
+        for k, e in enumerate(ids):
+            score[e] += points[k]
+            length[e] += not fresh[e]  # the first result of an episode is its reset
+            fresh[e] = term[k] or trunc[k]
+            if trunc[k] or (term[k] and game_over[k]):
+                games.append((float(score[e]), int(length[e])))
+                score[e], length[e] = 0, 0
+    assert [(ret, n) for _, ret, n in sampler.finished] == games
+    assert max(p.max() for _, p, *_ in env.log) >= 5  # so clipping mattered
+    lives_lost = sum(int(term.sum()) for *_, term, _, _ in env.log)
+    assert lives_lost >= 3 * len(games)  # an episode per life
+    rewards = np.concatenate([it["rewards"][it["valid"]] for it in items])
+    assert set(np.unique(rewards)) <= {0.0, 1.0} and rewards.sum() > 0  # the learner's: clipped
+
+
+@ATARI
+def test_pong_loop(tmp_path, capsys):
+    """The Atari preset's whole loop on Pong, a few thousand steps from the
+    command line: whole games in the logs and in progress.json (the curves
+    against steps, frames and wall-clock), the checkpoint, the curve, then
+    --eval with a GIF of the best game, replayed in a pool of its own."""
+    run = tmp_path / "pong"
+    appo.main(["--env-id", "Pong-v5", "--num-envs", "4", "--env-batch-size", "2", "--batch-rollouts", "4", "--total-steps", "6144",
+               "--run-dir", str(tmp_path), "--run-name", "pong", "--device", "cpu", "--no-progress", "--torch-threads", "1"])  # fmt: skip
+    assert "6,144 steps" in capsys.readouterr().out
+    ckpt = torch.load(run / "checkpoint.pt", weights_only=False)
+    assert ckpt["config"]["cnn"] == appo.PRESETS["atari"]["cnn"] and ckpt["global_step"] == 6144
+    progress = json.loads((run / "progress.json").read_text())
+    rows = progress["updates"]
+    assert progress["frame_skip"] == 4 and len(rows) == 6144 // (32 * 4) and rows[-1]["step"] == 6144
+    assert all(r["frames"] == 4 * r["step"] and r["time"] > 0 and r["sps"] > 0 and 0 <= r["learner_wait_fraction"] <= 1 for r in rows)
+    assert [r["games"] for r in rows] == sorted(r["games"] for r in rows) and rows[-1]["games"] == len(ckpt["finished"])
+    # Whole games: 800 to 1,000 steps of an untrained policy, one side at 21 points.
+    assert len(ckpt["finished"]) >= 3
+    assert all(-21 <= ret <= 21 and ret == int(ret) and 500 < n < 27_000 for _, ret, n in ckpt["finished"])
+    assert (run / "learning_curve.png").exists()
     gif = tmp_path / "pong.gif"
-    mean = appo.evaluate(str(result["checkpoint"]), episodes=1, device="cpu", gif=str(gif))
-    assert -21 <= mean <= 21 and gif.stat().st_size > 0
+    mean = appo.evaluate(str(run / "checkpoint.pt"), episodes=2, device="cpu", gif=str(gif))
+    assert -21 <= mean <= 21
+    from PIL import Image
+
+    with Image.open(gif) as im:
+        assert im.size == (160, 210) and im.n_frames > 500  # the pool's colour screen, the whole game
 
 
 def test_minigrid_smoke(tmp_path, capsys):

@@ -49,6 +49,7 @@ import argparse
 import contextlib
 import copy
 import dataclasses
+import json
 import math
 import os
 import queue
@@ -74,6 +75,7 @@ class Config:
     seed: int = 1
     total_steps: int = 500_000  # agent steps the learner consumes (frames = steps x frame_skip)
     target_return: float = math.inf  # stop once the recent mean full-game return reaches this
+    time_limit: float = math.inf  # stop after this many seconds of training
     return_window: int = 20  # episodes in "the recent mean return"
     # sampling
     num_envs: int = 64
@@ -102,6 +104,7 @@ class Config:
     norm_adv: bool = True
     reward_scale: float = 1.0  # the learner's rewards are multiplied by this (returns are reported unscaled)
     hidden: int = 64  # MLP width (vector and MiniGrid observations)
+    cnn: str = "nature"  # pixels: "nature" (Mnih 2015: 32-64-64 convs, 512 units) or "small" (Mnih 2013 / A3C: 16-32, 256; ~3x fewer FLOPs)
     # Atari
     episodic_life: bool = True
     reward_clip: bool = True
@@ -125,18 +128,27 @@ class Config:
 # Sensible defaults per env family; flags given on the command line win.
 PRESETS = {
     "vector": dict(torch_threads=1),  # small MLPs: one thread each for acting and learning is fastest on 2 cores
+    # Atari, tuned for a 2-core CPU (Pong-v5), where the learner bounds the
+    # run: the small CNN (~3x fewer FLOPs than Nature's), one pass over each
+    # batch in small minibatches (8 SGD steps per 1,024 steps: many small
+    # updates per second of CPU). Tried on Pong: Nature CNN with 4 epochs x 4
+    # minibatches of 1,024 (320 steps/s), 1 epoch (1,100 steps/s, no
+    # progress in 29 minutes: 4 SGD steps per 4,096 steps); small CNN 2
+    # epochs x 4 (1,190), 1 x 4 (1,750), 1 x 8 (2,010). trainers/README.md
+    # has the 60-minute curve.
     "atari": dict(
         total_steps=10_000_000,
-        num_envs=128,
-        env_batch_size=64,
-        rollout=64,
-        batch_rollouts=64,  # 4096 steps per update
+        cnn="small",
+        num_envs=64,
+        env_batch_size=32,
+        rollout=32,
+        batch_rollouts=32,  # 1,024 steps per update
         lr=5e-4,
         anneal_lr=True,
         ent_coef=0.01,
         clip_coef=0.1,
-        num_epochs=4,
-        num_minibatches=4,  # 16 trajectories (1024 steps) per SGD step
+        num_epochs=1,
+        num_minibatches=8,  # 4 trajectories (128 steps) per SGD step
         checkpoint_every=200,
     ),
     # gymnasium's MuJoCo tasks (Box actions). Tuned on InvertedPendulum-v5
@@ -219,7 +231,7 @@ class ActorCritic(nn.Module):
     one-hot encoded, not pixels). Discrete actions: a categorical over
     logits; continuous: a diagonal Gaussian with a learned log-std."""
 
-    def __init__(self, obs_space, action_space, hidden: int = 64, grid: bool = False):
+    def __init__(self, obs_space, action_space, hidden: int = 64, grid: bool = False, cnn: str = "nature"):
         super().__init__()
         self.grid = grid
         self.pixels = len(obs_space.shape) == 3 and not grid
@@ -227,18 +239,29 @@ class ActorCritic(nn.Module):
         out = int(action_space.n) if self.discrete else int(np.prod(action_space.shape))
         if self.pixels:
             c = obs_space.shape[0]
-            self.torso = nn.Sequential(
-                layer_init(nn.Conv2d(c, 32, 8, stride=4)), nn.ReLU(),
-                layer_init(nn.Conv2d(32, 64, 4, stride=2)), nn.ReLU(),
-                layer_init(nn.Conv2d(64, 64, 3, stride=1)), nn.ReLU(),
-                nn.Flatten(),
-            )  # fmt: skip
+            if cnn == "nature":
+                self.torso = nn.Sequential(
+                    layer_init(nn.Conv2d(c, 32, 8, stride=4)), nn.ReLU(),
+                    layer_init(nn.Conv2d(32, 64, 4, stride=2)), nn.ReLU(),
+                    layer_init(nn.Conv2d(64, 64, 3, stride=1)), nn.ReLU(),
+                    nn.Flatten(),
+                )  # fmt: skip
+                width = 512
+            elif cnn == "small":
+                self.torso = nn.Sequential(
+                    layer_init(nn.Conv2d(c, 16, 8, stride=4)), nn.ReLU(),
+                    layer_init(nn.Conv2d(16, 32, 4, stride=2)), nn.ReLU(),
+                    nn.Flatten(),
+                )  # fmt: skip
+                width = 256
+            else:
+                raise ValueError(f"cnn must be 'nature' or 'small', not {cnn!r}")
             with torch.no_grad():
                 n = self.torso(torch.zeros(1, *obs_space.shape)).shape[1]
-            self.torso.append(layer_init(nn.Linear(n, 512)))
+            self.torso.append(layer_init(nn.Linear(n, width)))
             self.torso.append(nn.ReLU())
-            self.actor = layer_init(nn.Linear(512, out), std=0.01)
-            self.critic = layer_init(nn.Linear(512, 1), std=1.0)
+            self.actor = layer_init(nn.Linear(width, out), std=0.01)
+            self.critic = layer_init(nn.Linear(width, 1), std=1.0)
         else:
             d = int(np.prod(obs_space.shape[:-1])) * sum(GRID_IDS) if grid else int(np.prod(obs_space.shape))
 
@@ -670,6 +693,15 @@ def plot_curve(path: Path, finished: list, window: int, title: str, frame_skip: 
     plt.close(fig)
 
 
+def finite(x):
+    """x with every inf and NaN float as None (strict JSON)."""
+    if isinstance(x, dict):
+        return {k: finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [finite(v) for v in x]
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
 def train(cfg: Config) -> dict:
     """Train; returns a summary (see the end). Stops at total_steps or once
     the mean of the last return_window full-game returns reaches target_return."""
@@ -699,7 +731,7 @@ def train(cfg: Config) -> dict:
         ray.init(address=cfg.ray_address, ignore_reinit_error=True)
     env = envpool_lite.make(cfg.env_id, env_type="gymnasium", **env_options(cfg))
     frame_skip = int(env.spec.config.get("frame_skip", 1))
-    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden, env_family(cfg.env_id) == "minigrid").to(device)
+    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden, env_family(cfg.env_id) == "minigrid", cfg.cnn).to(device)
     learner = Learner(cfg, model, device)
     update, global_step, finished = 0, 0, []
     if cfg.resume:
@@ -720,9 +752,10 @@ def train(cfg: Config) -> dict:
     start = time.perf_counter()
     start_step = global_step
     wait_time = 0.0
+    progress: list[dict] = []  # one row per update: the curves against steps, frames and wall-clock
     sampler.start()
     try:
-        while global_step < cfg.total_steps:
+        while global_step < cfg.total_steps and time.perf_counter() - start < cfg.time_limit:
             t0 = time.perf_counter()
             batch = sampler.get_batch(batch_rollouts)
             wait_time += time.perf_counter() - t0
@@ -740,11 +773,20 @@ def train(cfg: Config) -> dict:
             result["lag_mean"].append(stats["policy_lag/mean"])
             result["lag_max"] = max(result["lag_max"], stats["policy_lag/max"])
             logger.log(global_step, (global_step - start_step) / elapsed, stats, sampler.finished)
+            progress.append(
+                dict(
+                    time=elapsed, step=global_step, frames=global_step * frame_skip, games=len(sampler.finished),
+                    recent_return=recent_mean(sampler.finished, cfg.return_window), sps=(global_step - start_step) / elapsed,
+                    learner_wait_fraction=stats["perf/learner_wait_fraction"], policy_lag=stats["policy_lag/mean"],
+                )
+            )  # fmt: skip
             if cfg.checkpoint_every and update % cfg.checkpoint_every == 0:
                 save_checkpoint(checkpoint, cfg, model, learner, update, global_step, sampler.finished)
             if len(sampler.finished) >= cfg.return_window and recent_mean(sampler.finished, cfg.return_window) >= cfg.target_return:
                 result.update(reached_target=True, steps_to_target=global_step, time_to_target=elapsed)
                 break
+    except KeyboardInterrupt:  # Ctrl-C: stop here, keep the checkpoint, the curve and the summary
+        print("interrupted: saving the checkpoint")
     finally:
         sampler.close()
         worker_stats = env.workers
@@ -753,6 +795,8 @@ def train(cfg: Config) -> dict:
         torch.use_deterministic_algorithms(was_deterministic)
     elapsed = time.perf_counter() - start
     save_checkpoint(checkpoint, cfg, model, learner, update, global_step, sampler.finished)
+    progress_json = dict(config=dataclasses.asdict(cfg), frame_skip=frame_skip, updates=progress, games=sampler.finished)
+    (run_dir / "progress.json").write_text(json.dumps(finite(progress_json), allow_nan=False))
     if cfg.plot:
         plot_curve(run_dir / "learning_curve.png", sampler.finished, cfg.return_window, cfg.env_id, frame_skip)
     result.update(
@@ -767,63 +811,59 @@ def train(cfg: Config) -> dict:
 # --- evaluation ------------------------------------------------------------------
 def evaluate(path: str, episodes: int = 10, greedy: bool = False, gif: str = "", device: str = "cpu", seed: int = 10_000) -> float:
     """Mean full-game return of a checkpoint's policy over `episodes` games
-    (each of `episodes` envs plays one; Atari without episodic_life or reward
-    clipping). gif: save env 0's game: Atari from its frames, MiniGrid as the
-    pool draws it (minigrid's render()), vector tasks by replaying its actions
-    in gymnasium's own env (envpool_lite's classic control is bit-identical to
-    it), which renders."""
+    (env k of a pool seeded `seed` plays one; Atari without episodic_life or
+    reward clipping). gif: save the best of those games (a won one when
+    there is one), replayed in a one-env pool seeded seed + k, which plays
+    env k's game again step for step (the seed convention), drawn by the
+    pool's render()."""
     ckpt = torch.load(path, map_location=device, weights_only=False)
     cfg = Config(**{**ckpt["config"], "seed": seed, "num_envs": episodes, "env_batch_size": episodes, "deterministic": True, "num_workers": 0})
     options = env_options(cfg)
     if "episodic_life" in options:
         options.update(episodic_life=False, reward_clip=False)
     grid = env_family(cfg.env_id) == "minigrid"
-    draw = bool(gif) and grid  # the pool draws env 0 after each of its steps
-    env = envpool_lite.make(cfg.env_id, env_type="gymnasium", render_mode="rgb_array" if draw else None, **options)
-    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden, grid).to(device)
+    env = envpool_lite.make(cfg.env_id, env_type="gymnasium", **options)
+    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden, grid, cfg.cnn).to(device)
     model.load_state_dict(ckpt["model"])
     generator = torch.Generator(device=device).manual_seed(seed)
     returns, done = np.zeros(episodes), np.zeros(episodes, bool)
-    frames, actions = [], []
+    actions: list[list] = [[] for _ in range(episodes)]
     obs, info = env.reset()
-    if draw:
-        frames.append(env.render(0)[0])
     with torch.no_grad():
         while not done.all():
             params, _ = model(torch.as_tensor(obs).to(device))
             action, _ = model.sample(params, generator, greedy=greedy)
             env_action = model.env_action(action)
-            if not done[0]:
-                if model.pixels:
-                    frames.append(np.array(obs[0, -1]))
-                actions.append(env_action[0])
+            for k in np.flatnonzero(~done):
+                actions[k].append(env_action[k])
             obs, reward, term, trunc, info = env.step(env_action)
-            if draw and not done[0]:
-                frames.append(env.render(0)[0])
             returns += np.where(done, 0.0, info.get("reward", reward))
             done |= term | trunc
     env.close()
     if gif:
-        save_gif(gif, cfg.env_id, seed, frames, actions, drawn=model.pixels or draw)
+        best = int(np.argmax(returns))
+        replayed = save_gif(gif, cfg.env_id, {**options, "num_envs": 1, "batch_size": 1, "seed": seed + best}, actions[best])
+        if replayed != returns[best]:
+            raise RuntimeError(f"the replay of game {best} scored {replayed}, the game {returns[best]}")
     return float(returns.mean())
 
 
-def save_gif(path: str, env_id: str, seed: int, frames: list, actions: list, drawn: bool) -> None:
+def save_gif(path: str, env_id: str, options: dict, actions: list) -> float:
+    """Play `actions` in a one-env pool made with `options` and save its
+    pictures (render()) as a GIF at 30 frames/s; returns the game's return."""
     from PIL import Image
 
-    if not drawn:
-        import gymnasium
-
-        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # pygame renders off-screen
-        genv = gymnasium.make(env_id, render_mode="rgb_array")
-        genv.reset(seed=seed)  # env 0 of a pool seeded `seed`
-        frames = [genv.render()]
-        for a in actions:
-            genv.step(a)
-            frames.append(genv.render())
-        genv.close()
+    env = envpool_lite.make(env_id, env_type="gymnasium", render_mode="rgb_array", **options)
+    env.reset()
+    frames, total = [env.render(0)[0]], 0.0
+    for a in actions:
+        _, reward, _, _, info = env.step(np.asarray([a]))
+        total += float(info.get("reward", reward)[0])
+        frames.append(env.render(0)[0])
+    env.close()
     images = [Image.fromarray(np.asarray(f)) for f in frames]
     images[0].save(path, save_all=True, append_images=images[1:], duration=1000 // 30, loop=0)
+    return total
 
 
 # --- command line -----------------------------------------------------------------
@@ -856,7 +896,7 @@ def main(argv=None) -> None:
     cfg = parse_args(argv)
     if cfg.eval:
         mean = evaluate(cfg.eval, cfg.eval_episodes, cfg.eval_greedy, cfg.gif, str(pick_device(cfg.device)))
-        print(f"mean return over {cfg.eval_episodes} games: {mean:.2f}" + (f"  (GIF: {cfg.gif})" if cfg.gif else ""))
+        print(f"mean return over {cfg.eval_episodes} games: {mean:.2f}" + (f"  (GIF of the best game: {cfg.gif})" if cfg.gif else ""))
         return
     r = train(cfg)
     lag = np.mean(r["lag_mean"]) if r["lag_mean"] else float("nan")
