@@ -40,16 +40,23 @@ def collect(cfg, options, num_trajectories):
     model = appo.ActorCritic(env.single_observation_space, env.single_action_space, 8)
     store = appo.PolicyStore(model, torch.device("cpu"), version=0)
     sampler = appo.Sampler(cfg, env, model, store, torch.device("cpu"))
+    return drain(sampler, env, lambda items: len(items) >= num_trajectories), sampler.finished
+
+
+def drain(sampler, env, enough):
+    """Run the sampler until enough(trajectories so far); then stop it and close env."""
+    items = []
     sampler.start()
     try:
-        items = [sampler.queue.get(timeout=30) for _ in range(num_trajectories)]
+        while not enough(items):
+            items.append(sampler.queue.get(timeout=60))
     finally:
         sampler.stop_event.set()
         while not sampler.queue.empty():  # let a blocked put() finish
             sampler.queue.get()
         sampler.join()
         env.close()
-    return items, sampler.finished
+    return items
 
 
 def test_sampler_masks_the_reset_step_and_reports_full_games():
@@ -264,17 +271,7 @@ def test_atari_games_are_whole_games_of_unclipped_score():
     env = Recorder(envpool_lite.make(cfg.env_id, **appo.env_options(cfg)))
     model = appo.ActorCritic(env.single_observation_space, env.single_action_space, cnn="small")
     sampler = appo.Sampler(cfg, env, model, appo.PolicyStore(model, torch.device("cpu"), version=0), torch.device("cpu"))
-    items = []
-    sampler.start()
-    try:
-        while len(sampler.finished) < 4:
-            items.append(sampler.queue.get(timeout=60))
-    finally:
-        sampler.stop_event.set()
-        while not sampler.queue.empty():  # let a blocked put() finish
-            sampler.queue.get()
-        sampler.join()
-        env.close()
+    items = drain(sampler, env, lambda _: len(sampler.finished) >= 4)
     games, score, length, fresh = [], np.zeros(4), np.zeros(4, np.int64), np.ones(4, bool)
     for ids, points, reward, term, trunc, game_over in env.log:
         np.testing.assert_array_equal(reward, np.sign(points))  # the pool clips
