@@ -772,11 +772,12 @@ def train(cfg: Config) -> dict:
                 stats[f"perf/worker_{w['worker']}_failures"] = w["failures"]
             result["lag_mean"].append(stats["policy_lag/mean"])
             result["lag_max"] = max(result["lag_max"], stats["policy_lag/max"])
-            logger.log(global_step, (global_step - start_step) / elapsed, stats, sampler.finished)
+            sps = (global_step - start_step) / elapsed
+            logger.log(global_step, sps, stats, sampler.finished)
             progress.append(
                 dict(
                     time=elapsed, step=global_step, frames=global_step * frame_skip, games=len(sampler.finished),
-                    recent_return=recent_mean(sampler.finished, cfg.return_window), sps=(global_step - start_step) / elapsed,
+                    recent_return=recent_mean(sampler.finished, cfg.return_window), sps=sps,
                     learner_wait_fraction=stats["perf/learner_wait_fraction"], policy_lag=stats["policy_lag/mean"],
                 )
             )  # fmt: skip
