@@ -21,6 +21,24 @@ files=(
   envpool/vizdoom/vizdoom_test.py
   envpool/vizdoom/vizdoom_render_test.py
   envpool/procgen/procgen_test.py
+  envpool/procgen/procgen_render_test.py
+  envpool/toy_text/toy_text_test.py
+  envpool/box2d/box2d_align_test.py
+  envpool/box2d/box2d_correctness_test.py
+  envpool/box2d/box2d_deterministic_test.py
+  envpool/box2d/box2d_render_test.py
+  envpool/mujoco/gym/mujoco_gym_align_test.py
+  envpool/mujoco/gym/mujoco_gym_deterministic_test.py
+  envpool/mujoco/gym/mujoco_render_test.py
+  envpool/mujoco/dmc/mujoco_dmc_suite_align_test.py
+  envpool/mujoco/dmc/mujoco_dmc_suite_deterministic_test.py
+  envpool/mujoco/dmc/mujoco_dmc_render_test.py
+  envpool/minigrid/minigrid_align_test.py
+  envpool/minigrid/minigrid_deterministic_test.py
+  envpool/minigrid/minigrid_render_test.py
+  envpool/minigrid/babyai_align_test.py
+  envpool/minigrid/babyai_deterministic_test.py
+  envpool/minigrid/babyai_render_test.py
   envpool/make_test.py
 )
 work=$(mktemp -d)

@@ -66,4 +66,4 @@ if .venv/bin/python -m pip show -q pygame >/dev/null 2>&1; then
   .venv/bin/python -m pip uninstall -q -y pygame
   .venv/bin/python -m pip install -q --force-reinstall --no-deps "$(grep -o '"pygame-ce==[^"]*"' pyproject.toml | head -1 | tr -d '"')"
 fi
-.venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench,trainers,render,ray,lint]"
+.venv/bin/python -m pip install -q --no-build-isolation -e ".[test,bench,trainers,render,ray,lint,vizdoom-maps]"

@@ -1,5 +1,6 @@
 """Bad input gets a clear Python exception and leaves the pool usable."""
 
+import os
 import time
 
 import numpy as np
@@ -165,7 +166,6 @@ def test_env_exception_on_reset(make):
 
 
 def test_ctrl_c_interrupts_a_blocked_recv(make):
-    import os
     import signal
     import threading
 
@@ -182,6 +182,34 @@ def test_ctrl_c_interrupts_a_blocked_recv(make):
     timer.join()
     obs, rew, term, trunc, info = env.recv()  # the pool is still usable
     assert len(obs) == 2
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="recv() steps heavy envs itself only when a core is spare")
+def test_ctrl_c_while_recv_steps_envs_itself_waits_one_step_at_most(make):
+    """One worker and a spare core: the worker is busy with one env and
+    recv()'s own thread steps the others, one after another. It looks for
+    Ctrl-C before each step it takes, so the interrupt waits for the step
+    running when it came, not for the ones queued behind it."""
+    import signal
+    import threading
+
+    step_s = 0.3
+    env = make("Dummy-v0", num_envs=4, num_threads=1, step_sleep_us=int(step_s * 1e6))
+    env.reset(seed=[0, 4, 8, 12])  # Dummy-v0 sleeps step_sleep_us * (1 + seed % 4): all alike
+    env.step(np.zeros(4, np.int32))  # recv() learns that steps are heavy
+    env.send(np.zeros(4, np.int32))  # the worker takes one env, recv()'s thread the other three
+    timer = threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        env.recv()
+    latency = time.perf_counter() - start - 0.1
+    timer.join()
+    assert latency < step_s + 0.15, f"Ctrl-C took {latency:.2f} s with steps of {step_s} s"
+    obs, rew, term, trunc, info = env.recv()  # the pool is still usable: the steps left went to the worker
+    assert sorted(info["env_id"]) == [0, 1, 2, 3]
+    assert (obs[:, 2] == 2).all()  # each env stepped once more
+    _still_works(env)
 
 
 def _pool_threads() -> int:
@@ -218,7 +246,6 @@ def test_close_while_envs_are_stepping_is_prompt_and_joins_threads():
 
 
 def test_interrupted_recv_leaves_no_stuck_threads():
-    import os
     import signal
     import threading
 

@@ -115,8 +115,9 @@ def test_close_and_extra_actions_as_envpool():
 
 
 def test_envpool_defaults():
-    """Where an option's default differs (Procgen's channel_first), the
-    `envpool` module takes EnvPool's; a given value wins."""
+    """Where an option's default differs (Procgen's channel_first,
+    ViZDoom's reward_mode), the `envpool` module takes EnvPool's; a given
+    value wins."""
     out = run_with(
         (),
         """
@@ -125,6 +126,8 @@ def test_envpool_defaults():
         assert envpool.make_spec("CoinrunHard-v0").config["channel_first"] is True
         assert envpool.make_dm("CoinrunHard-v0", channel_first=False).spec.config["channel_first"] is False
         assert envpool.make_gymnasium("CartPole-v1").observation_space.shape == (4,)
+        assert envpool.make_spec("Basic-v1").config["reward_mode"] == "envpool"
+        assert envpool.make_spec("Basic-v1", reward_mode="scenario").config["reward_mode"] == "scenario"
         print("ok")
         """,
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import importlib.metadata
 import os
+import types
 
 import gymnasium
 import numpy as np
@@ -25,7 +26,30 @@ pytestmark = [
 ENV_INFO = {"env_id", "elapsed_step", "players"}
 
 
+# EnvPool's -v3/-v2 ids, as its registration (envpool/mujoco/gym/
+# registration.py) defines them: the v4 env with post_constraint=False (no
+# mj_rnePostConstraint after the step, so cfrc_ext stays zero), and Ant-v3
+# and Humanoid-v3 with use_contact_force=True (Ant: the 84 contact forces in
+# the observation; Humanoid: a contact cost in the reward, which is zero with
+# cfrc_ext zero, so v4's reward).
+LEGACY_IDS = ["Ant-v3", "HalfCheetah-v3", "Hopper-v3", "Humanoid-v3", "HumanoidStandup-v2", "InvertedDoublePendulum-v2", "InvertedPendulum-v2", "Pusher-v2", "Reacher-v2", "Swimmer-v3", "Walker2d-v3"]
+LEGACY_OPTIONS = {"Ant": {"use_contact_forces": True}}
+
+
+def _step_without_post_constraint(self, ctrl, n_frames):
+    """gymnasium's MujocoEnv._step_mujoco_simulation less its last line."""
+    import mujoco
+
+    self.data.ctrl[:] = ctrl
+    mujoco.mj_step(self.model, self.data, nstep=n_frames)
+
+
 def reference_env(task_id: str, **kwargs):
+    name, version = task_id.rsplit("-", 1)
+    if version in ("v2", "v3"):
+        env = reference_env(f"{name}-v4", **{**LEGACY_OPTIONS.get(name, {}), **kwargs})
+        env._step_mujoco_simulation = types.MethodType(_step_without_post_constraint, env)
+        return env
     ctx = mj._pusher_v4_allowed() if task_id == "Pusher-v4" else contextlib.nullcontext()
     with ctx:
         return gymnasium.make(task_id, **kwargs).unwrapped
@@ -126,6 +150,30 @@ def test_aligned_with_gymnasium(task_id):
 )
 def test_options_aligned(task_id, options):
     run_aligned(task_id, steps=150, num_envs=1, seed=3, max_episode_steps=100, **options)
+
+
+def test_legacy_ids_are_envpools():
+    """EnvPool's 33 gym MuJoCo ids: each of the 11 tasks as -v4 and -v5,
+    and as -v3 or -v2; the legacy ones differ from v4 only where cfrc_ext
+    shows (Ant-v3's observation, Humanoid's and HumanoidStandup's)."""
+    ids = set(envpool_lite.families.task_ids("mujoco"))
+    assert set(LEGACY_IDS) <= ids and len(ids) == 33
+    for task_id, size, zero in [("Ant-v3", 111, slice(27, None)), ("Humanoid-v3", 376, slice(-84, None)), ("HumanoidStandup-v2", 376, slice(-84, None))]:
+        env = envpool_lite.make(task_id, num_envs=2, seed=1)
+        v4 = envpool_lite.make(task_id.rsplit("-", 1)[0] + "-v4", num_envs=2, seed=1, **LEGACY_OPTIONS.get(task_id.split("-")[0], {}))
+        assert env.single_observation_space.shape == (size,)
+        obs, _ = env.reset()
+        v4.reset()
+        nonzero = 0
+        for _ in range(30):
+            action = np.full((2, *env.single_action_space.shape), 0.4, np.float32)
+            obs, *_ = env.step(action)
+            obs4, *_ = v4.step(action)
+            assert not obs[:, zero].any(), task_id
+            nonzero += int(obs4[:, zero].any())
+        assert nonzero > 0, f"{task_id}: v4's contact forces should show"
+        env.close()
+        v4.close()
 
 
 def test_spec_and_dtypes():

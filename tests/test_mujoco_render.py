@@ -59,6 +59,39 @@ def test_pictures_equal_gymnasium_render(task):
         ref.close()
 
 
+def test_render_size_and_camera_draw_natively_as_gymnasium_does():
+    """make(render_width=, render_height=, render_camera_id=), EnvPool 1.x's
+    options: MuJoCo draws at that size from that camera (no resize), the
+    picture gymnasium's env made with width=, height=, camera_id= draws; a
+    camera the model lacks is a clear error."""
+    if not gl_available():
+        pytest.skip("no headless OpenGL backend (EGL/OSMesa) here")
+    task, seed = "Hopper-v5", 5
+    for size, camera in [((96, 64), -1), ((80, 120), 0)]:
+        options = dict(render_width=size[0], render_height=size[1], render_camera_id=camera)
+        ours = envpool_lite.make(task, num_envs=1, seed=seed, render_mode="rgb_array", **options)
+        ref_options = dict(width=size[0], height=size[1], **({"camera_id": camera} if camera != -1 else {}))
+        ref = gymnasium.make(task, render_mode="rgb_array", **ref_options)
+        try:
+            ours.reset()
+            ref.reset(seed=seed)
+            for t in range(3):
+                frame, expected = ours.render()[0], ref.render()
+                assert frame.shape == (size[1], size[0], 3)
+                np.testing.assert_array_equal(frame, expected, err_msg=f"{options} step {t}")
+                action = np.full(ours.single_action_space.shape, 0.3 * (t - 1), np.float32)
+                ours.step(action[None])
+                ref.step(action)
+        finally:
+            ours.close()
+            ref.close()
+    env = envpool_lite.make(task, num_envs=1, render_mode="rgb_array", render_camera_id=7)
+    env.reset()
+    with pytest.raises(ValueError, match="render_camera_id must be -1"):
+        env.render()
+    env.close()
+
+
 def test_no_headless_gl_is_a_clear_error(monkeypatch):
     """Neither backend can make a context (stand-ins that fail, MUJOCO_GL
     unset): make() with render_mode names MuJoCo and both backends; without

@@ -93,6 +93,70 @@ def test_render_costs_nothing_unless_asked_and_errors_are_clear():
         env.render(env_ids=[0])
 
 
+# A task of each family that draws, and how EnvPool 1.x brings its pictures
+# to make(render_width=, render_height=): cv2.resize with INTER_AREA or
+# INTER_LINEAR (MuJoCo and dm_control draw at the asked size instead:
+# test_mujoco_render.py, test_dm_control_pixels.py).
+RESIZED = [
+    ("CartPole-v1", {}, "area"),  # EnvPool draws classic control at the size; we resize gymnasium's picture
+    ("FrozenLake-v1", {}, "area"),
+    ("Pong-v5", {}, "area"),  # Atari: as its observation (use_inter_area_resize)
+    ("Pong-v5", {"use_inter_area_resize": False}, "linear"),
+    ("Basic-v1", {}, "area"),
+    ("MiniGrid-Empty-5x5-v0", {}, "area"),
+    ("BigfishEasy-v0", {}, "linear"),
+    ("LunarLander-v3", {}, "linear"),
+]
+
+
+@pytest.mark.parametrize("task,options,method", RESIZED, ids=[f"{t}-{m}" for t, _, m in RESIZED])
+def test_render_size_options_resize_as_envpool(task, options, method):
+    """render_width and render_height (0: the env's own, per axis): the
+    picture is the env's own picture resized as cv2.resize does, with the
+    interpolation EnvPool uses for the family; pools with and without the
+    options step alike."""
+    cv2 = pytest.importorskip("cv2")
+    interpolation = {"area": cv2.INTER_AREA, "linear": cv2.INTER_LINEAR}[method]
+    native = envpool_lite.make(task, num_envs=2, seed=7, render_mode="rgb_array", **options)
+    native.reset()
+    h, w = native.render(env_ids=0).shape[1:3]
+    sizes = [(w * 2 // 5 + 1, h // 3 + 1), (0, h + 17), (w + 9, 0)]  # shrink, enlarge, one axis only
+    pools = [envpool_lite.make(task, num_envs=2, seed=7, render_mode="rgb_array", render_width=sw, render_height=sh, **options) for sw, sh in sizes]
+    try:
+        for p in pools:
+            p.reset()
+        rng = np.random.default_rng(0)
+        for t in range(3):
+            want = native.render(env_ids=[0, 1])
+            for (sw, sh), p in zip(sizes, pools):
+                got = p.render(env_ids=[0, 1])
+                assert got.shape == (2, sh or h, sw or w, 3) and got.dtype == np.uint8
+                for i in range(2):
+                    expected = cv2.resize(want[i], (sw or w, sh or h), interpolation=interpolation)
+                    np.testing.assert_array_equal(got[i], expected, err_msg=f"{task} {sw}x{sh} env {i} step {t}")
+            space = native.single_action_space
+            actions = rng.integers(0, space.n, 2) if hasattr(space, "n") else rng.uniform(space.low, space.high, (2, *space.shape)).astype(space.dtype)
+            native.step(actions)
+            for p in pools:
+                p.step(actions)
+    finally:
+        native.close()
+        for p in pools:
+            p.close()
+
+
+def test_render_size_options_are_checked_and_kept_out_of_the_env():
+    env = envpool_lite.make("CartPole-v1", render_width=30, render_height=20, render_camera_id=2)
+    assert env.config["render_width"] == 30 and env.config["render_camera_id"] == 2
+    assert "render_width" not in env.spec.env_options  # the pool's: CartPole's env has no such option
+    env.close()
+    for bad, match in [(dict(render_width=-1), "render_width must be in"), (dict(render_height=10**6), "render_height must be in"), (dict(render_camera_id=-2), "render_camera_id must be >= -1")]:
+        with pytest.raises(ValueError, match=match):
+            envpool_lite.make("Pong-v5", **bad)
+    with pytest.raises(TypeError):
+        envpool_lite.make("Pong-v5", render_width="wide")
+
+
 @pytest.mark.parametrize("task", ["CartPole-v1", "Breakout-v5"])
 def test_gymnasium_record_video_records_the_pool(task, tmp_path):
     pytest.importorskip("moviepy")

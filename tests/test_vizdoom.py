@@ -46,9 +46,14 @@ TASKS = [
     "Deathmatch-v1",
     "RocketBasic-v1",
     "SimplerBasic-v1",
+    "D1Basic-v1",  # EnvPool's maps, from the envpool-assets package
+    "D2Navigation-v1",
+    "D3Battle-v1",
+    "D4Battle2-v1",
     "VizdoomCustom-v1",
 ]
-GRAY_TASKS = {"RocketBasic-v1", "SimplerBasic-v1"}  # their cfgs say screen_format = GRAY8
+# Their cfgs say screen_format = GRAY8.
+GRAY_TASKS = {"RocketBasic-v1", "SimplerBasic-v1", "D1Basic-v1", "D2Navigation-v1", "D3Battle-v1", "D4Battle2-v1"}
 
 pytestmark = [
     pytest.mark.skipif("Basic-v1" not in envpool_lite.list_all_envs(), reason="built without ViZDoom (Boost missing)"),
@@ -447,6 +452,45 @@ def test_determinism_and_seeds(make):
 
 
 # --- every task, options -----------------------------------------------------
+def test_tasks_are_every_vizdoom_id_and_envpools():
+    ids = set(envpool_lite.families.task_ids("vizdoom"))
+    assert set(TASKS) == ids
+    envpool_ids = {
+        "Basic-v1",
+        "BasicAudio-v1",
+        "BasicNotifications-v1",
+        "Cig-v1",
+        "D1Basic-v1",
+        "D2Navigation-v1",
+        "D3Battle-v1",
+        "D4Battle2-v1",
+        "DeadlyCorridor-v1",
+        "Deathmatch-v1",
+        "DefendTheCenter-v1",
+        "DefendTheLine-v1",
+        "HealthGathering-v1",
+        "HealthGatheringSupreme-v1",
+        "MultiDuel-v1",
+        "MyWayHome-v1",
+        "PredictPosition-v1",
+        "RocketBasic-v1",
+        "SimplerBasic-v1",
+        "TakeCover-v1",
+        "VizdoomCustom-v1",
+    }
+    assert envpool_ids <= ids  # EnvPool 1.x's: a task per cfg of its maps folder, and the custom one
+
+
+def test_envpool_maps_need_envpool_assets(monkeypatch):
+    from envpool_lite.families import vizdoom as glue
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "envpool_assets" else real(name, *a))
+    with pytest.raises(ImportError, match="envpool-assets>=0.3.0"):
+        envpool_lite.make("D1Basic-v1")
+    assert glue.scenario_cfg("Basic-v1", "basic").endswith("basic.cfg")  # the others need nothing more
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_every_task_makes_and_steps(clean, task):
     """Every task makes, resets, steps (async), and closes leaving no engine

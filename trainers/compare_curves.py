@@ -10,6 +10,10 @@ reports it (CleanRL logs each game's unclipped score as
 charts/episodic_return). Wall-clock: appo.py's from its first sample,
 CleanRL's from its SummaryWriter (made before its envs). Both are cut at
 `--minutes`.
+
+`--previous` carries curves over from an earlier OUT.json (for example the
+CleanRL run of an earlier session, beside a new appo.py run), and `--rename`
+renames its curves (an earlier appo.py run beside a new one).
 """
 
 from __future__ import annotations
@@ -80,6 +84,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--appo", type=Path, nargs="*", default=[], help="appo.py run directories")
     parser.add_argument("--cleanrl", type=Path, nargs="*", default=[], help="CleanRL run directories (TensorBoard events)")
+    parser.add_argument("--previous", type=Path, nargs="*", default=[], help="earlier OUT.json files whose curves are plotted too")
+    parser.add_argument("--rename", nargs=2, action="append", default=[], metavar=("OLD", "NEW"), help="a new name for a curve of --previous")
     parser.add_argument("--minutes", type=float, default=60.0, help="cut every curve at this wall-clock")
     parser.add_argument("--window", type=int, default=20, help="games in each mean")
     parser.add_argument("--frame-skip", type=int, default=4, help="frames per agent step (CleanRL's curves)")
@@ -88,14 +94,20 @@ def main(argv=None) -> None:
     parser.add_argument("--out", type=Path, required=True, help="writes OUT.png and OUT.json")
     args = parser.parse_args(argv)
     limit = args.minutes * 60
-    curves = {}
+    curves, runs = {}, []
+    renames = dict(args.rename)
+    for previous in args.previous:
+        earlier = json.loads(previous.read_text())
+        curves.update({renames.get(name, name): c for name, c in earlier["curves"].items()})
+        runs += earlier["runs"]
     for i, run in enumerate(args.appo):
         curves["appo.py" + (f" #{i + 1}" if len(args.appo) > 1 else "")] = appo_curve(run, limit)
     for i, run in enumerate(args.cleanrl):
         curves["CleanRL ppo_atari_envpool" + (f" #{i + 1}" if len(args.cleanrl) > 1 else "")] = cleanrl_curve(run, limit, args.window, args.frame_skip)
+    runs += [str(r) for r in args.appo + args.cleanrl]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     plot(curves, args.out.with_suffix(".png"), args.title, args.minutes, args.target)
-    args.out.with_suffix(".json").write_text(json.dumps(dict(minutes=args.minutes, window=args.window, runs=[str(r) for r in args.appo + args.cleanrl], curves=curves)))
+    args.out.with_suffix(".json").write_text(json.dumps(dict(minutes=args.minutes, window=args.window, runs=runs, curves=curves)))
     for name, c in curves.items():
         final = c["mean_return"][-1] if c["mean_return"] else float("nan")
         best = max(c["mean_return"]) if c["mean_return"] else float("nan")

@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -21,6 +22,7 @@
 
 #include "core/env_pool.h"
 #include "core/registry.h"
+#include "envs/common/image.h"
 #include "xla/xla_bridge.h"
 
 namespace py = pybind11;
@@ -717,10 +719,19 @@ class PyEnvPool {
   py::tuple Recv(const py::object& timeout) {
     CheckOpen();
     const int64_t timeout_ns = TimeoutNs(timeout);
+    // Only the main thread runs Python's signal handlers (Ctrl-C): a
+    // recv() on another thread (a trainer's sampler) never takes the GIL
+    // to poll them.
+    // (Never freed: a static py::object would be destroyed after Python.)
+    static const py::object* main_thread =
+        new py::object(py::module_::import("threading").attr("main_thread"));
+    const bool on_main = (*main_thread)().attr("ident").cast<unsigned long>() ==
+                         PyThread_get_thread_ident();
     Batch batch;
     {
       py::gil_scoped_release release;
-      batch = pool_->Recv(timeout_ns, [] {
+      batch = pool_->Recv(timeout_ns, [on_main] {
+        if (!on_main) return;
         py::gil_scoped_acquire acquire;
         if (PyErr_CheckSignals() != 0) throw py::error_already_set();
       });
@@ -923,6 +934,35 @@ class PyEnvPool {
   std::vector<char> action_scratch_;
 };
 
+// render()'s resize to make(render_width=, render_height=): n pictures
+// (n, H, W, C) uint8 to (n, height, width, C), with cv2.resize's INTER_AREA
+// or INTER_LINEAR arithmetic (envs/common/image.h).
+py::array_t<uint8_t> ResizeImages(const py::array& images, int height,
+                                  int width, bool area) {
+  if (!images.dtype().is(py::dtype::of<uint8_t>()) || images.ndim() != 4) {
+    throw py::type_error("images must be an (n, H, W, C) uint8 array");
+  }
+  const auto in = py::array_t<uint8_t, py::array::c_style>::ensure(images);
+  const auto n = in.shape(0), h = in.shape(1), w = in.shape(2), c = in.shape(3);
+  std::optional<image::Resizer> resizer;
+  try {
+    resizer.emplace(static_cast<int>(h), static_cast<int>(w), height, width,
+                    static_cast<int>(c),
+                    area ? image::Resizer::Method::kArea
+                         : image::Resizer::Method::kBilinear);
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(e.what());
+  }
+  py::array_t<uint8_t> out(std::vector<py::ssize_t>{n, height, width, c});
+  const uint8_t* src = in.data();
+  uint8_t* dst = out.mutable_data();
+  py::gil_scoped_release release;
+  for (py::ssize_t i = 0; i < n; ++i) {
+    resizer->Run(src + i * h * w * c, dst + i * height * width * c);
+  }
+  return out;
+}
+
 }  // namespace
 }  // namespace envpool_lite
 
@@ -986,6 +1026,11 @@ PYBIND11_MODULE(_core, m) {
     const EnvDescriptor& d = GlobalRegistry().Get(task_id);
     return EnvSpecToPy(d.make_spec(ConfigFromPy(d, options)));
   });
+
+  m.def("resize_images", &ResizeImages, py::arg("images"), py::arg("height"),
+        py::arg("width"), py::arg("area"),
+        "(n, H, W, C) uint8 pictures resized to (n, height, width, C) as "
+        "cv2.resize does: INTER_AREA (area=True) or INTER_LINEAR.");
 
   m.def("single_thread_steps_per_second", &SingleThreadStepsPerSecond,
         py::arg("task_id"), py::arg("options"), py::arg("steps"),

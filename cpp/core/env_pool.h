@@ -32,6 +32,7 @@
 #include "env.h"
 #include "registry.h"
 #include "state_buffer_queue.h"
+#include "step_weight.h"
 #include "system_info.h"
 #include "thread_pool.h"
 
@@ -585,7 +586,7 @@ class EnvPool {
     // woken worker racing recv() for a lone env costs more than an Atari
     // step's 4%; the step runs when recv() comes (with a timeout, recv()
     // wakes a worker for it).
-    const bool recv_runs_one = IsSync() && spare_core_ && heavy_steps_;
+    const bool recv_runs_one = IsSync() && spare_core_ && step_weight_.Heavy();
     action_queue_->Push(items_.data(), n, recv_runs_one ? n - 1 : n);
   }
 
@@ -609,12 +610,12 @@ class EnvPool {
   // recv()'s thread, while the head batch is not ready:
   //  - runs queued steps itself (it would idle otherwise), one at a time so
   //    that it notices the batch completing after at most one step. Light
-  //    steps always. Heavy ones (a step over kMaxHelpStepNs was seen) only
-  //    when a core is spare (num_threads < cores): then it takes no core
-  //    from a worker, and a lone env is stepped with no thread wake-up at
-  //    all (a wake-up costs more than an Atari step). Between heavy steps it
-  //    still polls (Ctrl-C) every kPollIntervalNs. Never with a timeout (a
-  //    step could outlast it).
+  //    steps always. Heavy ones (core/step_weight.h) only when a core is spare
+  //    (num_threads < cores): then it takes no core from a worker, and a lone
+  //    env is stepped with no thread wake-up at all (a wake-up costs more than
+  //    an Atari step). Once a step was slow it polls (Ctrl-C) before taking
+  //    another, so an interrupt waits for one step at most. Never with a
+  //    timeout (a step could outlast it).
   //  - then spins: up to kSpareSpinNs for heavy steps with a core spare
   //    (a wake-up from sleep costs more than an Atari step), a few thousand
   //    pauses for light steps (the batch is microseconds away), briefly for
@@ -624,7 +625,6 @@ class EnvPool {
   void Wait(int64_t timeout_ns, const std::function<void()>& poll) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
-    auto last_poll = start;
     ActionItem item;
     int spins = 0;
     Clock::time_point spin_start{};
@@ -633,23 +633,25 @@ class EnvPool {
     if (timeout_ns >= 0) action_queue_->WakeOne();
     while (!state_queue_->HeadReady()) {
       ThrowIfClosing();
-      if (timeout_ns < 0 && (!heavy_steps_ || spare_core_) &&
-          action_queue_->TryPop(&item, 1)) {
+      const bool may_step =
+          timeout_ns < 0 && (!step_weight_.Heavy() || spare_core_);
+      if (may_step && step_weight_.MayBeSlow() && action_queue_->Size() > 0) {
+        // Ctrl-C before taking another step that may be slow: an interrupt
+        // waits for at most the step running now (polled before the pop,
+        // so that a throw leaves the step queued for a worker).
+        poll();
+      }
+      if (may_step && action_queue_->TryPop(&item, 1)) {
         const auto t0 = Clock::now();
         Process(item);
-        const auto t1 = Clock::now();
         spin_start = Clock::time_point{};
-        if (t1 - t0 > std::chrono::nanoseconds(kMaxHelpStepNs)) {
-          heavy_steps_ = true;
-        }
-        if (heavy_steps_ &&
-            t1 - last_poll > std::chrono::nanoseconds(kPollIntervalNs)) {
-          last_poll = t1;
-          poll();
-        }
+        step_weight_.Observe(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
+                                                                 t0)
+                .count());
         continue;
       }
-      if (heavy_steps_ && spare_core_) {
+      if (step_weight_.Heavy() && spare_core_) {
         // The batch is a heavy step away and a core is spare: wait awake
         // for up to kSpareSpinNs (a recv() that sleeps costs a wake-up,
         // which can cost more than an Atari step).
@@ -659,7 +661,8 @@ class EnvPool {
           CpuRelax();
           continue;
         }
-      } else if (++spins < (heavy_steps_ ? kRecvSpinShort : kRecvSpin)) {
+      } else if (++spins <
+                 (step_weight_.Heavy() ? kRecvSpinShort : kRecvSpin)) {
         CpuRelax();
         continue;
       }
@@ -675,10 +678,7 @@ class EnvPool {
         slice = std::min(slice, timeout_ns - elapsed);
       }
       state_queue_->WaitHead(slice);
-      if (!state_queue_->HeadReady()) {
-        last_poll = Clock::now();
-        poll();
-      }
+      if (!state_queue_->HeadReady()) poll();
     }
     // A close() during the wait wins even if the batch completed meanwhile
     // (e.g. while this thread ran a step, or in the poll that closed it).
@@ -813,7 +813,6 @@ class EnvPool {
   static constexpr int kRecvSpin = 4000;
   static constexpr int kRecvSpinShort = 100;
   static constexpr int64_t kSpareSpinNs = 2'000'000;
-  static constexpr int64_t kMaxHelpStepNs = 200'000;
   static constexpr int64_t kPollIntervalNs = 20'000'000;
 
   EnvSpec spec_;
@@ -836,8 +835,8 @@ class EnvPool {
   uint32_t generation_ = 0;
   int in_flight_count_ = 0;
   std::vector<ActionItem> items_;
-  bool heavy_steps_ = false;  // a step recv() ran took > kMaxHelpStepNs
-  bool spare_core_ = false;   // num_threads < usable cores (see Wait)
+  StepWeight step_weight_;   // of the steps recv() ran (see Wait)
+  bool spare_core_ = false;  // num_threads < usable cores (see Wait)
   // close():
   EntryGate gate_;
   std::atomic<bool> closing_{false};

@@ -385,6 +385,26 @@ void TestCloseFromInsideRecv() {
   pool.Close();  // idempotent
 }
 
+// A step is heavy after kHeavyAfter slow ones in a row, for good: a lone slow
+// step (recv()'s thread preempted mid-step) does not flip the policy.
+void TestStepWeight() {
+  constexpr int64_t slow = StepWeight::kMaxHelpStepNs + 1;
+  constexpr int64_t fast = StepWeight::kMaxHelpStepNs / 10;
+  StepWeight w;
+  CHECK(!w.Heavy() && !w.MayBeSlow());
+  for (int i = 0; i < 100; ++i) {
+    w.Observe(i % 5 == 0 ? slow : fast);  // one slow step in five
+    CHECK(!w.Heavy());
+    CHECK(w.MayBeSlow() == (i % 5 == 0));  // recv() polls before the next
+  }
+  for (int i = 1; i < StepWeight::kHeavyAfter; ++i) w.Observe(slow);
+  CHECK(!w.Heavy() && w.MayBeSlow());
+  w.Observe(slow);
+  CHECK(w.Heavy());
+  w.Observe(fast);  // holds
+  CHECK(w.Heavy() && w.MayBeSlow());
+}
+
 // Option values are range-checked for the C++ type they land in.
 void TestConfigRanges() {
   Config c{
@@ -406,6 +426,7 @@ int main() {
   RUN(TestStepDirect);
   RUN(TestCloseDuringStepDirect);
   RUN(TestCloseFromInsideRecv);
+  RUN(TestStepWeight);
   RUN(TestConfigRanges);
   std::printf("all pool tests passed\n");
   return 0;

@@ -180,11 +180,25 @@ class EnvPoolBase:
         if ids.ndim == 0:
             ids = ids.reshape(1)
         if self._spec.render_shape != (0, 0):
-            return self._pool.render(ids)
-        states = self._pool.render_state(ids)  # validates ids before drawing
-        if self._renderer is None:
-            self._renderer = families.plugin_of(self._spec.task_id).make_renderer(self._spec)
-        return self._renderer.draw(states, ids)
+            frames = self._pool.render(ids)
+        else:
+            states = self._pool.render_state(ids)  # validates ids before drawing
+            if self._renderer is None:
+                self._renderer = families.plugin_of(self._spec.task_id).make_renderer(self._spec)
+            frames = self._renderer.draw(states, ids)
+        return self._sized(frames)
+
+    def _sized(self, frames: np.ndarray) -> np.ndarray:
+        """The pictures at make(render_height=, render_width=) (0: the
+        env's own size), resized as EnvPool resizes the family's pictures
+        when the env drew them at another size."""
+        config = self._spec.config
+        height = config["render_height"] or frames.shape[1]
+        width = config["render_width"] or frames.shape[2]
+        if (height, width) == frames.shape[1:3]:
+            return frames
+        method = families.plugin_of(self._spec.task_id).render_resize(self._spec)
+        return _core.resize_images(frames, height, width, area=method == "area")
 
     # A pool owns threads and envs: a copy would share them (and closing one
     # would close both), and they cannot be pickled.

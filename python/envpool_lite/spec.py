@@ -33,6 +33,14 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "max_num_players": 1,
     }
 )
+# render()'s pictures, as EnvPool 1.x takes them at make(): their width and
+# height (0: the env's own, per axis) and, for the MuJoCo tasks, the camera
+# (-1: the task's default view). A family whose env takes these options
+# itself (dm_control draws at the asked size) keeps its own defaults; other
+# pictures are resized the way EnvPool resizes that family's
+# (families.Family.render_resize).
+RENDER_DEFAULTS: Mapping[str, Any] = MappingProxyType({"render_width": 0, "render_height": 0, "render_camera_id": -1})
+MAX_RENDER_SIZE = 16384
 MAX_SEED = 2**32 - 1
 # The C++ pool's limits, checked here first: before seeds_for builds a list
 # of num_envs seeds (the pool then checks the memory its buffers need).
@@ -328,7 +336,8 @@ class EnvSpec:
     @property
     def env_options(self) -> dict[str, Any]:
         """What the C++ env gets: its options, including the internal ones."""
-        return {**{k: v for k, v in self.config.items() if k not in POOL_DEFAULTS}, **self._internal}
+        own = _core.task_defaults(self.task_id)  # render options go to an env that takes them
+        return {**{k: v for k, v in self.config.items() if k not in POOL_DEFAULTS and (k not in RENDER_DEFAULTS or k in own)}, **self._internal}
 
     def observation_spec(self):
         """dm_env specs with the structure of ``TimeStep.observation``: a
@@ -410,7 +419,7 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     env_defaults = {k: v for k, v in all_defaults.items() if k not in family.internal_options}
     internal = {k: v for k, v in all_defaults.items() if k in family.internal_options}
     kwargs = family.resolve_options(task_id, env_defaults, dict(kwargs))
-    valid = {**POOL_DEFAULTS, **env_defaults}
+    valid = {**POOL_DEFAULTS, **RENDER_DEFAULTS, **env_defaults}
     unknown = sorted(set(kwargs) - set(valid))
     if unknown:
         raise TypeError(f"unknown option(s) {', '.join(map(repr, unknown))} for {task_id}; valid options: {', '.join(sorted(valid))}")
@@ -420,7 +429,7 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
             config[name] = value if isinstance(value, (list, tuple, np.ndarray)) else _as_int("seed", value)
         elif name == "worker_timeout":
             config[name] = _coerce_option(name, value, "float", 0.0)
-        elif name in POOL_DEFAULTS:
+        elif name in POOL_DEFAULTS or name not in env_defaults:  # the pool's options and render()'s
             config[name] = _as_int(name, value)
         else:
             config[name] = _coerce_option(name, value, kinds[name], env_defaults[name])
@@ -442,6 +451,11 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         raise ValueError(f"max_num_players must be 1: every envpool_lite task has one player (EnvPool's option, accepted for code that passes it), got {config['max_num_players']}")
     if not config["worker_timeout"] > 0:
         raise ValueError(f"worker_timeout must be > 0 seconds (inf: never), got {config['worker_timeout']}")
+    for name in ("render_width", "render_height"):
+        if name not in env_defaults and not 0 <= config[name] <= MAX_RENDER_SIZE:
+            raise ValueError(f"{name} must be in [0, {MAX_RENDER_SIZE}] (0: the env's own size), got {config[name]}")
+    if "render_camera_id" not in env_defaults and config["render_camera_id"] < -1:
+        raise ValueError(f"render_camera_id must be >= -1 (-1: the task's default camera), got {config['render_camera_id']}")
     if "max_episode_steps" in config and config["max_episode_steps"] < 1:
         raise ValueError(f"max_episode_steps must be >= 1, got {config['max_episode_steps']}")
     seeds_for(config["seed"], range(num_envs), num_envs)  # validates

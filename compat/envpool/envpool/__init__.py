@@ -121,7 +121,7 @@ EnvPool = GymnasiumEnvPool
 
 # Options whose default differs between EnvPool and envpool_lite (the README's
 # Differences table): this module takes EnvPool's.
-_ENVPOOL_DEFAULTS: dict[str, dict[str, Any]] = {"procgen": {"channel_first": True}}
+_ENVPOOL_DEFAULTS: dict[str, dict[str, Any]] = {"procgen": {"channel_first": True}, "vizdoom": {"reward_mode": "envpool"}}
 
 
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:

@@ -1,5 +1,7 @@
 // Ant-v4 and Ant-v5, bit-exact with gymnasium 1.4.0's
-// gymnasium/envs/mujoco/ant_v{4,5}.py.
+// gymnasium/envs/mujoco/ant_v{4,5}.py; Ant-v3, EnvPool's: v4 with
+// use_contact_forces=True and no mj_rnePostConstraint (mujoco_env.h), so the
+// observation's 84 contact forces and the contact cost are zero.
 #pragma once
 
 #include <cmath>
@@ -32,7 +34,7 @@ class AntEnv : public mujoco::MujocoEnv {
       c.Set("main_body", int64_t{1});
       c.Set("include_cfrc_ext_in_observation", true);
     } else {
-      c.Set("use_contact_forces", false);
+      c.Set("use_contact_forces", V == 3);
     }
     return c;
   }
@@ -105,7 +107,8 @@ class AntEnv : public mujoco::MujocoEnv {
         exclude_(config.GetBool("exclude_current_positions_from_observation")),
         contact_(Contact(config)) {
     SetInfoSpecs(Info(config));
-    reads_cfrc_ext_ = V == 5 || contact_;  // the contact cost or the obs
+    // The contact cost or the obs (v3: left zero).
+    reads_cfrc_ext_ = mujoco::PostConstraint(V) && (V == 5 || contact_);
     main_body_ =
         V == 5
             ? static_cast<int>(config.GetInt("main_body", 0, model_->nbody - 1))

@@ -1,5 +1,8 @@
 // Humanoid-v4/v5 and HumanoidStandup-v4/v5, bit-exact with gymnasium 1.4.0's
-// gymnasium/envs/mujoco/humanoid_v{4,5}.py and humanoidstandup_v{4,5}.py.
+// gymnasium/envs/mujoco/humanoid_v{4,5}.py and humanoidstandup_v{4,5}.py;
+// EnvPool's Humanoid-v3 and HumanoidStandup-v2: v4 with no
+// mj_rnePostConstraint (mujoco_env.h), so the observation's cfrc_ext part
+// is zero (and so is Humanoid-v3's contact cost in EnvPool: v4's reward).
 // Their control cost sums data.ctrl (float64), so it is a float64.
 #pragma once
 
@@ -142,6 +145,7 @@ class HumanoidFamilyEnv : public mujoco::MujocoEnv {
         qfrc_actuator_(Flag(config, "include_qfrc_actuator_in_observation")),
         cfrc_ext_(Flag(config, "include_cfrc_ext_in_observation")) {
     SetInfoSpecs(Info(config, model_->ntendon));
+    reads_cfrc_ext_ = mujoco::PostConstraint(V);
     const bool has_common = V == 5 || !kStandup;
     ctrl_weight_ = has_common ? config.GetFloat("ctrl_cost_weight") : 0.1;
     noise_ = has_common ? mujoco::GetNoiseScale(config) : 0.01;

@@ -89,7 +89,7 @@ class ReacherEnv : public mujoco::MujocoEnv {
     const double reward_dist = -Norm(vec, 3) * dist_weight_;
     const float reward_ctrl =
         -mujoco::SumOfSquares(a, model_->nu) * ctrl_weight_;
-    if (V == 4) DoSimulation(a);
+    if (V != 5) DoSimulation(a);
     StepResult r;
     r.reward = reward_dist + static_cast<double>(reward_ctrl);
     SetInfo("reward_dist", reward_dist);

@@ -4,6 +4,11 @@
 // at reset, ctrl = action and frame_skip mj_steps (then
 // mj_rnePostConstraint, which fills cfrc_ext) at each step.
 //
+// Template argument V is the task's version: 5 and 4 are gymnasium's; 3 and
+// 2 are EnvPool's -v3/-v2 ids, the v4 code with no mj_rnePostConstraint
+// (EnvPool's post_constraint=False, as under mujoco-py 2's gym, where
+// cfrc_ext stayed zero).
+//
 // The MuJoCo library (the installed `mujoco` wheel's libmujoco.so, loaded at
 // run time) comes from envs/common/mujoco_api.h, shared with dm_control.
 #pragma once
@@ -34,6 +39,13 @@
 extern "C" double random_standard_normal(bitgen_t* bitgen_state);
 
 namespace envpool_lite {
+namespace mujoco {
+
+// Whether version V's step ends with mj_rnePostConstraint: gymnasium's v4
+// and v5 do; EnvPool's v2/v3 ids do not (see above).
+constexpr bool PostConstraint(int version) { return version >= 4; }
+
+}  // namespace mujoco
 namespace mujoco {
 
 // The sizes a task's spec needs, read from its model file.
@@ -221,7 +233,8 @@ class MujocoEnv : public Env {
   // gymnasium calls the last after every step; it only fills cacc, cfrc_int
   // and cfrc_ext, which mj_step never reads back (sensors that need them
   // compute them inside mj_step), so a task that reads none of them skips
-  // it (2-3% of a HalfCheetah step) and stays bit-exact.
+  // it (2-3% of a HalfCheetah step) and stays bit-exact. The v2/v3 ids
+  // never call it (PostConstraint).
   void DoSimulation(const float* action) {
     for (int i = 0; i < model_->nu; ++i) {
       data_->ctrl[i] = static_cast<double>(action[i]);

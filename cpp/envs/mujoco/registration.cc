@@ -1,4 +1,5 @@
-// gymnasium's MuJoCo tasks, v5 and v4.
+// gymnasium's MuJoCo tasks, v5 and v4, and EnvPool's v3/v2 ids (the v4
+// code without mj_rnePostConstraint: envs/mujoco/mujoco_env.h).
 #include "core/registry.h"
 #include "envs/mujoco/ant.h"
 #include "envs/mujoco/humanoid.h"
@@ -31,6 +32,17 @@ void RegisterMujoco(Registry& registry) {
   registry.Add<SwimmerEnv<4>>("Swimmer-v4");
   registry.Add<Walker2dEnv<5>>("Walker2d-v5");
   registry.Add<Walker2dEnv<4>>("Walker2d-v4");
+  registry.Add<AntEnv<3>>("Ant-v3");
+  registry.Add<HalfCheetahEnv<3>>("HalfCheetah-v3");
+  registry.Add<HopperEnv<3>>("Hopper-v3");
+  registry.Add<HumanoidEnv<3>>("Humanoid-v3");
+  registry.Add<HumanoidStandupEnv<2>>("HumanoidStandup-v2");
+  registry.Add<InvertedDoublePendulumEnv<2>>("InvertedDoublePendulum-v2");
+  registry.Add<InvertedPendulumEnv<2>>("InvertedPendulum-v2");
+  registry.Add<PusherEnv<2>>("Pusher-v2");
+  registry.Add<ReacherEnv<2>>("Reacher-v2");
+  registry.Add<SwimmerEnv<3>>("Swimmer-v3");
+  registry.Add<Walker2dEnv<3>>("Walker2d-v3");
 }
 
 }  // namespace envpool_lite

@@ -1,5 +1,6 @@
-// Basic-v1, DeadlyCorridor-v1, ...: the standard ViZDoom scenarios, and
-// VizdoomCustom-v1 (cfg_path=, wad_path=).
+// Basic-v1, DeadlyCorridor-v1, ...: the standard ViZDoom scenarios,
+// EnvPool's D1Basic-v1 ... D4Battle2-v1, and VizdoomCustom-v1 (cfg_path=,
+// wad_path=).
 #include "core/registry.h"
 #include "envs/vizdoom/vizdoom_env.h"
 

@@ -158,6 +158,12 @@ inline constexpr VizdoomTask kVizdoomTasks[] = {
     {"Deathmatch-v1", "deathmatch", 1050},
     {"RocketBasic-v1", "rocket_basic", 75},
     {"SimplerBasic-v1", "simpler_basic", 75},
+    // EnvPool's own: the maps of Direct Future Prediction (Dosovitskiy and
+    // Koltun), from the envpool-assets package (the vizdoom-maps extra).
+    {"D1Basic-v1", "D1_basic", 525},
+    {"D2Navigation-v1", "D2_navigation", 525},
+    {"D3Battle-v1", "D3_battle", 525},
+    {"D4Battle2-v1", "D4_battle2", 525},
     {"VizdoomCustom-v1", "", 525},
 };
 

@@ -67,6 +67,13 @@ class Family:
         """The renderer of a task that does not draw in C++."""
         raise ValueError(f"{spec.task_id} cannot be rendered")
 
+    def render_resize(self, spec: EnvSpec) -> str:
+        """How render() brings this family's pictures to
+        make(render_width=, render_height=) when the env drew them at another
+        size: "area" (cv2.INTER_AREA) or "linear" (cv2.INTER_LINEAR), as
+        EnvPool resizes them."""
+        return "area"
+
 
 def family_of(task_id: str) -> str:
     """The family of a registered task ("atari", "toy_text", ...)."""

@@ -45,5 +45,8 @@ class Atari(Family):
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         return {**internal, "rom_path": rom_path(task_id, internal["game"])}
 
+    def render_resize(self, spec) -> str:
+        return "area" if spec.config["use_inter_area_resize"] else "linear"  # as the observation
+
 
 family = Atari()

@@ -148,5 +148,8 @@ class Box2d(Family):
         # Every Box2D env draws itself in C++ (EnvSpec render size).
         return None
 
+    def render_resize(self, spec) -> str:
+        return "linear"  # EnvPool's Box2D: cv2.resize's default
+
 
 family = Box2d()

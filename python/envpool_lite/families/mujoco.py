@@ -1,5 +1,6 @@
 """The MuJoCo family (cpp/envs/mujoco/): gymnasium's MuJoCo tasks, v5 and
-v4. This module finds the family's files, the MJCF models of the installed
+v4, and EnvPool's v3/v2 ids (the v4 envs without MuJoCo's post-constraint
+pass, as EnvPool registers them; gymnasium no longer has them). This module finds the family's files, the MJCF models of the installed
 gymnasium package (gymnasium/envs/mujoco/assets) and the MuJoCo library of the
 installed mujoco package (libmujoco.so.X, the exact version this build was
 made for, which the C++ envs load at make())."""
@@ -50,6 +51,13 @@ def model_path(task_id: str, xml_file: str) -> str:
     if not os.path.exists(path):
         raise FileNotFoundError(f"{task_id}: model file {path} does not exist")
     return os.path.abspath(path)
+
+
+def gymnasium_id(task_id: str) -> str:
+    """The gymnasium id whose env (model, code) a task's env follows: its
+    own, or -v4 for EnvPool's -v3/-v2 ids."""
+    name, version = task_id.rsplit("-", 1)
+    return f"{name}-v4" if version in ("v2", "v3") else task_id
 
 
 def library_path(task_id: str) -> str:
@@ -137,23 +145,32 @@ def gl_backend(task_id: str) -> str:
 
 
 class MujocoRenderer:
-    """Draws states of one MuJoCo task with gymnasium's renderer (its default
-    camera and size, 480 x 480)."""
+    """Draws states of one MuJoCo task with gymnasium's renderer: its
+    default camera and size (480 x 480), or make()'s render_width,
+    render_height and render_camera_id (MuJoCo draws at that size, as in
+    EnvPool)."""
 
     def __init__(self, spec):
         task_id = spec.task_id
         gl_backend(task_id)
         import gymnasium
 
-        kwargs = {"render_mode": "rgb_array"}
+        config = spec.config
+        kwargs = {"render_mode": "rgb_array", "width": config["render_width"] or 480, "height": config["render_height"] or 480}
+        if config["render_camera_id"] != -1:
+            kwargs["camera_id"] = config["render_camera_id"]
         if "xml_file" in spec.config:
             kwargs["xml_file"] = spec.env_options["mujoco_model"]
         ctx = contextlib.nullcontext()
-        if task_id == "Pusher-v4":  # gymnasium refuses it on mujoco >= 3; its renderer is fine
+        reference = gymnasium_id(task_id)  # the v3/v2 ids draw v4's model
+        if reference == "Pusher-v4":  # gymnasium refuses it on mujoco >= 3; its renderer is fine
             ctx = _pusher_v4_allowed()
         with ctx:
-            self._env = gymnasium.make(task_id, **kwargs).unwrapped
+            self._env = gymnasium.make(reference, **kwargs).unwrapped
         model = self._env.model
+        if config["render_camera_id"] >= model.ncam:
+            self._env.close()
+            raise ValueError(f"render_camera_id must be -1 (the default view) or one of {task_id}'s {model.ncam} cameras (0 to {model.ncam - 1}), got {config['render_camera_id']}")
         self._slices, start = [], 0
         for name, count, width in _RENDER_FIELDS:
             n = getattr(model, count) * width

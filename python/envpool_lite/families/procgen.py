@@ -90,5 +90,8 @@ class Procgen(Family):
         lib, assets = library_and_assets(task_id)
         return {**internal, "procgen_lib": lib, "resource_root": assets}
 
+    def render_resize(self, spec) -> str:
+        return "linear"  # EnvPool's Procgen: cv2.resize's default
+
 
 family = Procgen()

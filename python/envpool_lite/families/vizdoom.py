@@ -1,6 +1,7 @@
-"""The ViZDoom family (cpp/envs/vizdoom/): the standard scenarios and
-VizdoomCustom-v1. This module fills in ViZDoom's assets from the installed
-vizdoom package, and turns the forms of its table options that users pass
+"""The ViZDoom family (cpp/envs/vizdoom/): the standard scenarios, EnvPool's
+D1Basic-v1 ... D4Battle2-v1 and VizdoomCustom-v1. This module fills in
+ViZDoom's assets from the installed vizdoom package (the D maps from the
+envpool-assets package), and turns the forms of its table options that users pass
 (EnvPool's dicts, or the string forms) into the typed values the env takes.
 
 The engine binary, vizdoom.pk3, freedoom2.wad and the scenarios ship with the
@@ -59,6 +60,31 @@ def iwad_path() -> str:
 def scenarios_dir() -> str:
     """The standard scenarios' .cfg and .wad files."""
     return os.path.join(package_dir(), "scenarios")
+
+
+# EnvPool's own scenarios (D1Basic-v1 ... D4Battle2-v1): the maps of Direct
+# Future Prediction (Dosovitskiy and Koltun, 2017), which EnvPool ships in
+# its envpool-assets package (the vizdoom-maps extra installs it).
+ENVPOOL_SCENARIOS = frozenset({"D1_basic", "D2_navigation", "D3_battle", "D4_battle2"})
+ENVPOOL_ASSETS = "envpool-assets>=0.3.0"
+
+
+def envpool_maps_dir(task_id: str) -> str:
+    """The envpool-assets package's ViZDoom maps (without importing it)."""
+    spec = importlib.util.find_spec("envpool_assets")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"{task_id} runs a map of EnvPool's envpool-assets package, which is not installed: pip install '{ENVPOOL_ASSETS}' (or envpool_lite's vizdoom-maps extra)")
+    return os.path.join(list(spec.submodule_search_locations)[0], "vizdoom", "maps")
+
+
+def scenario_cfg(task_id: str, scenario: str) -> str:
+    """A task's scenario cfg: the vizdoom package's, or EnvPool's."""
+    folder = envpool_maps_dir(task_id) if scenario in ENVPOOL_SCENARIOS else scenarios_dir()
+    cfg = os.path.join(folder, f"{scenario}.cfg")
+    if not os.path.isfile(cfg):
+        known = sorted(f[:-4] for f in os.listdir(scenarios_dir()) if f.endswith(".cfg"))
+        raise ValueError(f"scenario {scenario!r} is not one of the vizdoom package's ({', '.join(known)}) or EnvPool's ({', '.join(sorted(ENVPOOL_SCENARIOS))}); pass cfg_path=")
+    return cfg
 
 
 # One-channel screen formats: a cfg naming one gets gray observations (as
@@ -322,10 +348,7 @@ def resolve_options(task_id: str, defaults: Mapping[str, Any], kwargs: dict[str,
         out["iwad_path"] = iwad_path()
     scenario = out.get("scenario", defaults.get("scenario", ""))
     if not out.get("cfg_path") and isinstance(scenario, str) and scenario:
-        out["cfg_path"] = os.path.join(scenarios_dir(), f"{scenario}.cfg")
-        if not os.path.isfile(out["cfg_path"]):
-            known = sorted(f[:-4] for f in os.listdir(scenarios_dir()) if f.endswith(".cfg"))
-            raise ValueError(f"scenario {scenario!r} is not one of the vizdoom package's: {', '.join(known)} (or pass cfg_path=)")
+        out["cfg_path"] = scenario_cfg(task_id, scenario)
         if scenario in DEATHMATCH_SCENARIOS and "game_args" not in out:
             out["game_args"] = DEATHMATCH_HOST_ARGS
     if out.get("gray_scale") is None:
