@@ -5,7 +5,8 @@
 # repository: pass the path of an EnvPool source checkout.
 #   bash scripts/run_envpool_tests.sh /path/to/envpool [pytest args]
 # Needs absl-py (EnvPool's tests use absltest); atari_envpool_test.py also
-# imports jax and opencv. See README.md, "Differences from EnvPool", for the
+# imports jax and opencv; the MiniGrid tests import minigrid, which
+# scripts/setup_compat.sh installs into build/compat/minigrid_oracle. See README.md, "Differences from EnvPool", for the
 # tests that check a deliberate difference.
 set -uo pipefail
 src=${1:?usage: run_envpool_tests.sh ENVPOOL_CHECKOUT [pytest args]}
@@ -43,11 +44,18 @@ files=(
 )
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The module named `envpool`, plus the test helpers EnvPool keeps inside its
+# package (not its API), copied from the checkout for this run only.
+shim="$work/shim"
+cp -r "$here/compat/envpool" "$shim"
+for helper in envpool/minigrid/babyai_test_utils.py envpool/mujoco/pixel_observation_test_utils.py; do
+  if [ -f "$src/$helper" ]; then cp "$src/$helper" "$shim/$helper"; fi
+done
 for f in "${files[@]}"; do
   [ -f "$src/$f" ] || { echo "$f: not in $src"; continue; }
   name=$(echo "$f" | tr / _)
   cp "$src/$f" "$work/$name"
-  out=$(cd "$work" && PYTHONPATH="$here/compat/envpool" timeout 1800 "$py" -m pytest -q -p no:cacheprovider "$name" "$@" 2>&1)
+  out=$(cd "$work" && PYTHONPATH="$shim:$here/build/compat/minigrid_oracle" timeout 1800 "$py" -m pytest -q -p no:cacheprovider "$name" "$@" 2>&1)
   echo "$out" > "$work/$name.log"
   summary=$(echo "$out" | tail -n 1)
   echo "$f: $summary"

@@ -1,0 +1,1 @@
+"""EnvPool's envpool.mujoco.gym: the tasks are envpool_lite's mujoco family."""

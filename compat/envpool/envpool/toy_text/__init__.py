@@ -1,0 +1,1 @@
+"""EnvPool's envpool.toy_text: the tasks are envpool_lite's toy_text family."""
