@@ -108,6 +108,9 @@ def test_bad_options():
         envpool_lite.make_dm("WalkerWalk-v1", environment_kwargs={"control_timestep": 0.0123})
     with pytest.raises(ValueError, match="2\\*\\*32"):
         envpool_lite.make_dm("CheetahRun-v1", seed=2**32)
+    with pytest.raises(ValueError, match="frame_stack stacks the frames of from_pixels"):
+        envpool_lite.make_dm("WalkerWalk-v1", frame_stack=4)  # not silently ignored
+    envpool_lite.make_dm("WalkerWalk-v1", frame_stack=1, action_repeat=2).close()
     env = envpool_lite.make_dm("CheetahRun-v1", num_envs=1)
     env.reset()
     with pytest.raises(ValueError):

@@ -312,6 +312,14 @@ class DmcEnv : public Env {
       }
       frames_.assign(FrameSize() * frame_stack_, 0);
       RendererOrMake();  // a clear error at make() if it cannot draw
+    } else if (frame_stack_ > 1) {
+      // Not silently ignored: EnvPool stacks each state key, DrQ only
+      // pixels; this env stacks pixels.
+      throw std::invalid_argument(
+          "frame_stack stacks the frames of from_pixels=True (DrQ's "
+          "FrameStack); the state observation is not stacked here, got "
+          "frame_stack=" +
+          std::to_string(frame_stack_) + " without from_pixels");
     }
     // Environment.__init__: n_sub_steps, or control_timestep / timestep
     // (compute_n_steps), and the step limit time_limit / (timestep x
