@@ -181,13 +181,13 @@ def test_signal_handler_that_calls_recv_or_close_during_recv():
         import signal, numpy as np, envpool_lite
         env = envpool_lite.make("Dummy-v0", num_envs=2, num_threads=1, step_sleep_us=200000)
         env.reset()
-        # One slow step first: after it recv() no longer steps envs itself,
-        # so it polls for signals while it waits.
-        env.step(np.zeros(2, np.int32))
+        # recv() with a timeout leaves every step to the workers and waits,
+        # polling for signals: the handlers run inside it.
         signal.signal(signal.SIGALRM, lambda *a: env.recv())
         signal.setitimer(signal.ITIMER_REAL, 0.05)
         try:
-            env.step(np.zeros(2, np.int32))
+            env.send(np.zeros(2, np.int32))
+            env.recv(timeout=10)
         except RuntimeError as e:
             assert "same thread" in str(e), e
             print("reentry rejected")
@@ -196,7 +196,8 @@ def test_signal_handler_that_calls_recv_or_close_during_recv():
         signal.signal(signal.SIGALRM, lambda *a: env.close())
         signal.setitimer(signal.ITIMER_REAL, 0.05)
         try:
-            env.step(np.zeros(2, np.int32))
+            env.send(np.zeros(2, np.int32))
+            env.recv(timeout=10)
         except RuntimeError as e:
             assert "closed" in str(e), e
             print("closed in handler")

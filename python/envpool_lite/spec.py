@@ -34,10 +34,10 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
     }
 )
 # render()'s pictures, as EnvPool 1.x takes them at make(): their width and
-# height (0: the env's own, per axis) and, for the MuJoCo tasks, the camera
-# (-1: the task's default view). A family whose env takes these options
-# itself (dm_control draws at the asked size) keeps its own defaults; other
-# pictures are resized the way EnvPool resizes that family's
+# height (0: the env's own, per axis) and the camera of the families that
+# draw with one (-1: the task's default view). A family whose env takes
+# these options itself keeps its own defaults and draws at the asked size;
+# other pictures are resized the way EnvPool resizes that family's
 # (families.Family.render_resize).
 RENDER_DEFAULTS: Mapping[str, Any] = MappingProxyType({"render_width": 0, "render_height": 0, "render_camera_id": -1})
 MAX_RENDER_SIZE = 16384
