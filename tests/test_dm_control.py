@@ -108,9 +108,6 @@ def test_bad_options():
         envpool_lite.make_dm("WalkerWalk-v1", environment_kwargs={"control_timestep": 0.0123})
     with pytest.raises(ValueError, match="2\\*\\*32"):
         envpool_lite.make_dm("CheetahRun-v1", seed=2**32)
-    with pytest.raises(ValueError, match="frame_stack stacks the frames of from_pixels"):
-        envpool_lite.make_dm("WalkerWalk-v1", frame_stack=4)  # not silently ignored
-    envpool_lite.make_dm("WalkerWalk-v1", frame_stack=1, action_repeat=2).close()
     env = envpool_lite.make_dm("CheetahRun-v1", num_envs=1)
     env.reset()
     with pytest.raises(ValueError):
@@ -118,3 +115,37 @@ def test_bad_options():
     with pytest.raises(ValueError):
         env.step(np.zeros((1, 5)))
     env.step(np.zeros((1, 6)))  # still usable
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_frame_stack_of_state_observations(flat):
+    """EnvPool's frame_stack without pixels: each key as (k, *shape), oldest
+    first, the first observation k times at a reset; the frames are the
+    unstacked pool's, through an episode end and its auto-reset."""
+    k, n = 3, 2
+    options = dict(num_envs=n, seed=5, task_kwargs={"time_limit": 0.25}, environment_kwargs={"flat_observation": flat})  # 10 steps
+    stacked = envpool_lite.make_dm("WalkerWalk-v1", frame_stack=k, **options)
+    plain = envpool_lite.make_dm("WalkerWalk-v1", **options)
+    keys = ["observations"] if flat else ["orientations", "height", "velocity"]
+    for key in keys:
+        assert getattr(stacked.observation_spec(), key).shape == (k, *getattr(plain.observation_spec(), key).shape)
+    history = {key: [] for key in keys}
+    ts, ref = stacked.reset(), plain.reset()
+    rng = np.random.default_rng(0)
+    resets = 0
+    for t in range(25):
+        assert (ref.step_type == ref.step_type[0]).all()  # the same time limit: the envs reset together
+        resets += int(t > 0 and ref.step_type[0] == 0)
+        for key in keys:
+            frames = getattr(ref.observation, key)
+            if t == 0 or ref.step_type[0] == 0:  # a reset: the first frame k times
+                history[key] = [frames] * k
+            else:
+                history[key] = history[key][1:] + [frames]
+            np.testing.assert_array_equal(getattr(ts.observation, key), np.stack(history[key], axis=1), err_msg=f"{key} step {t}")
+        assert np.array_equal(ts.step_type, ref.step_type) and (t == 0 or np.array_equal(ts.reward, ref.reward))
+        action = rng.uniform(-1, 1, (n, 6))
+        ts, ref = stacked.step(action), plain.step(action)
+    assert resets == 2
+    stacked.close()
+    plain.close()

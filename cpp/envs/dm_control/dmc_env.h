@@ -96,6 +96,12 @@ class Observation {
     if (flat) o.flat_ = row.Obs<double>(0);
     return o;
   }
+  // Every key's values, concatenated into `out`.
+  static Observation Into(double* out) {
+    Observation o;
+    o.flat_ = out;
+    return o;
+  }
   const std::vector<Key>& keys() const { return keys_; }
 
  private:
@@ -159,6 +165,7 @@ class DmcEnv : public Env {
       ForwardWithoutActuation();
     });
     inner_steps_ = 0;
+    if (StackStates()) PushState(/*reset=*/true);
     if (from_pixels_) {
       // DrQ's frame stack starts with the first frame frame_stack times.
       DrawPixels(0);
@@ -193,6 +200,7 @@ class DmcEnv : public Env {
       if (inner_limit_ > 0 && inner_steps_ >= inner_limit_) break;
     }
     r.discount = static_cast<float>(discount);
+    if (StackStates()) PushState(/*reset=*/false);
     if (from_pixels_) {
       // The newest frame last: drop the oldest.
       std::copy(frames_.begin() + FrameSize(), frames_.end(), frames_.begin());
@@ -204,6 +212,25 @@ class DmcEnv : public Env {
   void WriteObs(const Row& row) override {
     if (from_pixels_) {
       std::copy(frames_.begin(), frames_.end(), row.Obs<uint8_t>(0));
+      return;
+    }
+    if (StackStates()) {
+      // Each key as (frame_stack, *shape), oldest first (flat: the one
+      // array as (frame_stack, n)).
+      const std::size_t n = state_keys_.back();
+      if (flat_) {
+        std::copy(states_.begin(), states_.end(), row.Obs<double>(0));
+        return;
+      }
+      std::size_t offset = 0;
+      for (std::size_t j = 0; j + 1 < state_keys_.size(); ++j) {
+        const std::size_t size = state_keys_[j];
+        double* out = row.Obs<double>(static_cast<int>(j));
+        for (int t = 0; t < frame_stack_; ++t) {
+          std::copy_n(states_.begin() + t * n + offset, size, out + t * size);
+        }
+        offset += size;
+      }
       return;
     }
     Observation obs = Observation::Writer(row, flat_);
@@ -225,6 +252,11 @@ class DmcEnv : public Env {
     Observation rec = Observation::Recorder();
     GetObservation(rec);
     EnvSpec spec;
+    // frame_stack without pixels: (frame_stack, *shape) per key.
+    auto stacked = [&](std::vector<int64_t> shape) {
+      if (StackStates()) shape.insert(shape.begin(), frame_stack_);
+      return shape;
+    };
     if (from_pixels_) {
       spec.obs_dict.push_back(MakeBox<uint8_t>(
           "pixels", {3 * frame_stack_, img_height_, img_width_}, {0}, {255}));
@@ -232,10 +264,11 @@ class DmcEnv : public Env {
       // One array (a Box for the gymnasium face), named by dm_control's key.
       int64_t n = 0;
       for (const auto& k : rec.keys()) n += static_cast<int64_t>(k.size);
-      spec.obs = MakeBox<double>("observations", {n}, {}, {});
+      spec.obs = MakeBox<double>("observations", stacked({n}), {}, {});
     } else {
       for (const auto& k : rec.keys()) {
-        spec.obs_dict.push_back(MakeBox<double>(k.name, k.shape, {}, {}));
+        spec.obs_dict.push_back(
+            MakeBox<double>(k.name, stacked(k.shape), {}, {}));
       }
     }
     std::vector<double> lo, hi;
@@ -312,14 +345,6 @@ class DmcEnv : public Env {
       }
       frames_.assign(FrameSize() * frame_stack_, 0);
       RendererOrMake();  // a clear error at make() if it cannot draw
-    } else if (frame_stack_ > 1) {
-      // Not silently ignored: EnvPool stacks each state key, DrQ only
-      // pixels; this env stacks pixels.
-      throw std::invalid_argument(
-          "frame_stack stacks the frames of from_pixels=True (DrQ's "
-          "FrameStack); the state observation is not stacked here, got "
-          "frame_stack=" +
-          std::to_string(frame_stack_) + " without from_pixels");
     }
     // Environment.__init__: n_sub_steps, or control_timestep / timestep
     // (compute_n_steps), and the step limit time_limit / (timestep x
@@ -379,6 +404,35 @@ class DmcEnv : public Env {
     return false;
   }
   virtual void GetObservation(Observation& obs) = 0;
+
+  // EnvPool's frame_stack of state observations (without from_pixels):
+  // every key stacked, oldest first, the first observation frame_stack
+  // times at a reset (as DrQ's pixel stack).
+  bool StackStates() const { return !from_pixels_ && frame_stack_ > 1; }
+
+  void PushState(bool reset) {
+    if (state_keys_.empty()) {  // each key's size, then their sum
+      Observation rec = Observation::Recorder();
+      GetObservation(rec);
+      std::size_t n = 0;
+      for (const auto& k : rec.keys()) {
+        state_keys_.push_back(k.size);
+        n += k.size;
+      }
+      state_keys_.push_back(n);
+      states_.assign(n * frame_stack_, 0.0);
+    }
+    const std::size_t n = state_keys_.back();
+    const auto newest = states_.begin() + (frame_stack_ - 1) * n;
+    if (!reset) std::copy(states_.begin() + n, states_.end(), states_.begin());
+    Observation into = Observation::Into(&*newest);
+    GetObservation(into);
+    if (reset) {
+      for (int t = 0; t + 1 < frame_stack_; ++t) {
+        std::copy_n(newest, n, states_.begin() + t * n);
+      }
+    }
+  }
 
   // --- Physics --------------------------------------------------------------
   // Physics.step(nstep) with legacy_step: mj_step2, mj_step nstep - 1 times,
@@ -583,6 +637,9 @@ class DmcEnv : public Env {
   int render_height_ = 0, render_width_ = 0, render_camera_id_ = -1;
   std::unique_ptr<mujoco::Renderer> renderer_;
   std::vector<uint8_t> frames_, hwc_;
+  std::vector<double> states_;  // frame_stack frames of every key, in a row
+  // Each key's size, then their sum (StackStates).
+  std::vector<std::size_t> state_keys_;
 
   // RandomState(seed) takes seeds in [0, 2**32).
   static uint32_t CheckSeed(uint64_t seed) {
