@@ -613,7 +613,7 @@ class EnvPool {
   //    steps always. Heavy ones (core/step_weight.h) only when a core is spare
   //    (num_threads < cores): then it takes no core from a worker, and a lone
   //    env is stepped with no thread wake-up at all (a wake-up costs more than
-  //    an Atari step). Once a step was slow it polls (Ctrl-C) before taking
+  //    an Atari step). After a slow step it polls (Ctrl-C) before taking
   //    another, so an interrupt waits for one step at most. Never with a
   //    timeout (a step could outlast it).
   //  - then spins: up to kSpareSpinNs for heavy steps with a core spare
@@ -635,12 +635,6 @@ class EnvPool {
       ThrowIfClosing();
       const bool may_step =
           timeout_ns < 0 && (!step_weight_.Heavy() || spare_core_);
-      if (may_step && step_weight_.MayBeSlow() && action_queue_->Size() > 0) {
-        // Ctrl-C before taking another step that may be slow: an interrupt
-        // waits for at most the step running now (polled before the pop,
-        // so that a throw leaves the step queued for a worker).
-        poll();
-      }
       if (may_step && action_queue_->TryPop(&item, 1)) {
         const auto t0 = Clock::now();
         Process(item);
@@ -649,6 +643,9 @@ class EnvPool {
             std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
                                                                  t0)
                 .count());
+        // Ctrl-C after every slow step, before taking another: an interrupt
+        // waits for one step at most (the steps left go to the workers).
+        if (step_weight_.MayBeSlow()) poll();
         continue;
       }
       if (step_weight_.Heavy() && spare_core_) {

@@ -25,7 +25,8 @@ class StepWeight {
   }
 
   bool Heavy() const { return heavy_; }
-  // Heavy, or the last step was slow: the next one may be slow too.
+  // Heavy, or the last step observed was slow (recv() then polls for
+  // Ctrl-C before it takes another).
   bool MayBeSlow() const { return heavy_ || slow_in_a_row_ > 0; }
 
  private:

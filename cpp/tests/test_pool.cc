@@ -395,7 +395,7 @@ void TestStepWeight() {
   for (int i = 0; i < 100; ++i) {
     w.Observe(i % 5 == 0 ? slow : fast);  // one slow step in five
     CHECK(!w.Heavy());
-    CHECK(w.MayBeSlow() == (i % 5 == 0));  // recv() polls before the next
+    CHECK(w.MayBeSlow() == (i % 5 == 0));  // recv() polls after it
   }
   for (int i = 1; i < StepWeight::kHeavyAfter; ++i) w.Observe(slow);
   CHECK(!w.Heavy() && w.MayBeSlow());
