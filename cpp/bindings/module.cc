@@ -693,6 +693,11 @@ class PyEnvPool {
     for (int i = 0; i < pool_->NumEnvs(); ++i) all_ids_[i] = i;
     last_ids_ = all_ids_;
     action_scratch_.resize(pool_->NumEnvs() * pool_->Spec().action.NumBytes());
+    // (A pool does not survive fork(), so this stays the main thread's.)
+    main_thread_ident_ = py::module_::import("threading")
+                             .attr("main_thread")()
+                             .attr("ident")
+                             .cast<unsigned long>();
   }
 
   void Send(const py::object& action, const py::object& env_id) {
@@ -722,11 +727,7 @@ class PyEnvPool {
     // Only the main thread runs Python's signal handlers (Ctrl-C): a
     // recv() on another thread (a trainer's sampler) never takes the GIL
     // to poll them.
-    // (Never freed: a static py::object would be destroyed after Python.)
-    static const py::object* main_thread =
-        new py::object(py::module_::import("threading").attr("main_thread"));
-    const bool on_main = (*main_thread)().attr("ident").cast<unsigned long>() ==
-                         PyThread_get_thread_ident();
+    const bool on_main = PyThread_get_thread_ident() == main_thread_ident_;
     Batch batch;
     {
       py::gil_scoped_release release;
@@ -932,6 +933,7 @@ class PyEnvPool {
   std::vector<int32_t> last_ids_;
   std::vector<int32_t> all_ids_;
   std::vector<char> action_scratch_;
+  unsigned long main_thread_ident_ = 0;  // threading.main_thread().ident
 };
 
 // render()'s resize to make(render_width=, render_height=): n pictures
