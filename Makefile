@@ -1,19 +1,33 @@
 # The two commands a newcomer needs: `make test` and `make bench`. Each sets
 # up everything itself (system packages, .venv, the build) on a fresh machine.
-PY := .venv/bin/python
+#
+# PYTHON=X.Y runs them on another CPython (3.12, 3.13): in .venv-X.Y, on the
+# wheel that `make wheels` builds for it (scripts/setup.sh). The default,
+# 3.11, is the developer's .venv with the editable build.
+PYTHON ?= 3.11
+export PYTHON
+VENV := $(if $(filter 3.11,$(PYTHON)),.venv,.venv-$(PYTHON))
+PY := $(VENV)/bin/python
 CPP_TEST_DIR := build/cpp-tests
 
-.PHONY: setup setup-compat lint format test test-cpp test-sanitizers test-python bench clean
+.PHONY: setup setup-compat lint format test test-cpp test-sanitizers test-python test-wheel wheels bench clean
 
 setup:
 	bash scripts/setup.sh
+
+# manylinux wheels of envpool_lite for CPython 3.11, 3.12 and 3.13 (or
+# WHEEL_PYTHONS) and of the `envpool` module, into dist/
+# (scripts/build_wheels.sh; docs/install.md).
+WHEEL_PYTHONS ?= 3.11 3.12 3.13
+wheels:
+	bash scripts/build_wheels.sh $(WHEEL_PYTHONS)
 
 # The libraries that import EnvPool by name (TorchRL, Tianshou, rl_games,
 # Sample Factory, DI-engine; CleanRL's and PureJaxQL's pins) and the module
 # named `envpool` (compat/envpool), each into build/compat/ for the tests
 # in tests/test_lib_*.py.
 setup-compat: setup
-	bash scripts/setup_compat.sh
+	PY=$(PY) bash scripts/setup_compat.sh
 
 test: setup setup-compat test-cpp test-sanitizers test-python
 
@@ -39,10 +53,10 @@ format:
 
 # C++ unit tests of the queues and the pool (no Python involved).
 test-cpp:
-	.venv/bin/cmake -S . -B $(CPP_TEST_DIR) -G Ninja -DCMAKE_MAKE_PROGRAM=$(CURDIR)/.venv/bin/ninja \
+	$(VENV)/bin/cmake -S . -B $(CPP_TEST_DIR) -G Ninja -DCMAKE_MAKE_PROGRAM=$(CURDIR)/$(VENV)/bin/ninja \
 		-DENVPOOL_LITE_PYTHON=OFF -DENVPOOL_LITE_TESTS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
-	.venv/bin/cmake --build $(CPP_TEST_DIR) -j 2
-	.venv/bin/ctest --test-dir $(CPP_TEST_DIR) --output-on-failure
+	$(VENV)/bin/cmake --build $(CPP_TEST_DIR) -j 2
+	$(VENV)/bin/ctest --test-dir $(CPP_TEST_DIR) --output-on-failure
 
 # The same stress tests under ThreadSanitizer and AddressSanitizer +
 # UndefinedBehaviorSanitizer: any report fails the build.
@@ -69,15 +83,29 @@ test-sanitizers:
 #   the file alone, loaded or not). The cause is open (docs/reliability.md).
 # scripts/pytest_backtrace.sh prints native backtraces if pytest crashes.
 test-python:
-	PY=$(PY) scripts/pytest_backtrace.sh -q --durations=10 tests --ignore=tests/test_distributed.py --ignore=tests/test_dm_control_pixels.py
-	PY=$(PY) scripts/pytest_backtrace.sh -q tests/test_dm_control_pixels.py
-	PY=$(PY) scripts/pytest_backtrace.sh -q tests/test_distributed.py
+	PY=$(PY) scripts/pytest_backtrace.sh -q -rs --durations=10 tests --ignore=tests/test_distributed.py --ignore=tests/test_dm_control_pixels.py
+	PY=$(PY) scripts/pytest_backtrace.sh -q -rs tests/test_dm_control_pixels.py
+	PY=$(PY) scripts/pytest_backtrace.sh -q -rs tests/test_distributed.py
+
+# CI's run on Python 3.12 and 3.13 (make test-wheel PYTHON=3.12): the wheel
+# of make wheels installed as a user installs it (scripts/setup.sh), then
+# every family's alignment tests and the API, error and packaging tests
+# (make test PYTHON=3.12 runs the whole suite there).
+WHEEL_TESTS := $(filter-out tests/test_dm_control_pixels.py,$(wildcard tests/test_atari*.py tests/test_vizdoom.py \
+	tests/test_mujoco*.py tests/test_dm_control*.py tests/test_box2d_*.py tests/test_procgen.py tests/test_minigrid*.py \
+	tests/test_babyai.py tests/test_toy_text.py tests/test_classic_control.py)) \
+	tests/test_api.py tests/test_errors.py tests/test_misuse.py tests/test_extras.py tests/test_families.py tests/test_smoke.py \
+	tests/test_render.py tests/test_xla.py tests/test_engine.py tests/test_envpool_compat.py tests/test_lib_envpool_alias.py
+test-wheel: setup setup-compat
+	PY=$(PY) scripts/pytest_backtrace.sh -q -rs --durations=5 $(WHEEL_TESTS)
+	PY=$(PY) scripts/pytest_backtrace.sh -q -rs tests/test_dm_control_pixels.py
 
 # The main job: pure-simulation throughput, side by side with EnvPool and
 # the other peers that are installed.
+# The peer EnvPool is the test extra's (setup installs it): 1.2.5 on Python
+# 3.11 (the last for it), 1.2.7 on 3.12 and newer (make bench PYTHON=3.12).
 bench: setup
-	$(PY) -m pip install -q envpool || echo "note: EnvPool could not be installed; the benchmark runs without it"
 	$(PY) benchmarks/fps.py $(ARGS)
 
 clean:
-	rm -rf build .venv
+	rm -rf build dist .venv .venv-*

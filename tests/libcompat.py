@@ -11,6 +11,7 @@ group's pins (gym 0.23.1 or 0.26.2) must not meet another's.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -20,7 +21,19 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-COMPAT = ROOT / "build" / "compat"
+# scripts/setup_compat.sh's folder for this Python (some groups hold compiled
+# modules): build/compat for the main one, 3.11, build/compat-X.Y for others.
+PYTHON = f"{sys.version_info[0]}.{sys.version_info[1]}"
+COMPAT = ROOT / "build" / ("compat" if PYTHON == "3.11" else f"compat-{PYTHON}")
+
+# PyTorch's CPU build is on this machine for Python 3.11 only; on another
+# Python pip would fetch a CUDA build of several GB, so make test
+# PYTHON=3.12 (or 3.13) installs none, and the tests that need it (trainers/,
+# and the libraries that train with it) are skipped with this reason.
+NO_TORCH = f"needs PyTorch, not installed on Python {PYTHON}: its CPU build is on this machine for Python 3.11 only (other Pythons would download a CUDA build of several GB)"
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+# The groups whose library imports torch.
+TORCH_GROUPS = frozenset({"torchrl", "tianshou", "sample_factory", "di_engine", "rl_games", "jax_scripts"})
 
 # Every snippet starts by checking that `envpool` is ours.
 _PRELUDE = f"""
@@ -38,6 +51,8 @@ def run_with(groups: tuple[str, ...], code: str, timeout: int = 900) -> str:
     group (first wins) and the `envpool` module on the path; return its
     stdout, or fail with its stderr. Skipped (failed under CI) when
     scripts/setup_compat.sh has not run."""
+    if not HAS_TORCH and TORCH_GROUPS.intersection(groups):
+        pytest.skip(NO_TORCH)
     paths = [COMPAT / g for g in groups] + [COMPAT / "envpool"]
     missing = [str(p) for p in paths if not p.is_dir()]
     if not missing:

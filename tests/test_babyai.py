@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from libcompat import COMPAT
 
 import envpool_lite
 from envpool_lite.families.minigrid import decode_mission
 
-ORACLE = Path(__file__).resolve().parents[1] / "build" / "compat" / "minigrid_oracle"
+ORACLE = COMPAT / "minigrid_oracle"
 TASKS = [t for t in envpool_lite.families.task_ids("minigrid") if t.startswith("BabyAI-")]
 
 pytestmark = pytest.mark.usefixtures("quiet_gymnasium")

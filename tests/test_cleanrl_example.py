@@ -5,8 +5,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from libcompat import NO_TORCH
 
-torch = pytest.importorskip("torch")  # installed by scripts/setup.sh
+torch = pytest.importorskip("torch", reason=NO_TORCH)  # installed by scripts/setup.sh on Python 3.11
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "trainers"))
 
 import cleanrl_ppo_gym  # noqa: E402

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from libcompat import NO_TORCH
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "trainers"))
 
@@ -34,7 +35,7 @@ def cleanrl_run(path: Path) -> Path:
 
 
 def test_curves_from_runs_and_an_earlier_json(tmp_path):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason=NO_TORCH)
     appo, cleanrl = appo_run(tmp_path / "appo"), cleanrl_run(tmp_path / "cleanrl")
     first = tmp_path / "first"
     compare_curves.main(["--appo", str(appo), "--cleanrl", str(cleanrl), "--minutes", "4", "--window", "2", "--out", str(first)])

@@ -20,6 +20,7 @@ import numpy as np
 import psutil
 import pytest
 import ray  # the [ray] extra: scripts/setup.sh installs it
+from libcompat import NO_TORCH
 from ray.cluster_utils import Cluster
 
 import envpool_lite
@@ -480,9 +481,9 @@ def test_appo_trains_on_the_cluster_through_a_worker_failure(cluster, tmp_path, 
     worker, the trainer's recv() waits (worker 0 alone could otherwise
     serve every remaining batch before the failure shows, as it did once
     on a loaded CI machine)."""
+    torch = pytest.importorskip("torch", reason=NO_TORCH)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "trainers"))
     import appo
-    import torch
 
     pools, killed = [], []
     make = envpool_lite.make
@@ -545,9 +546,9 @@ def test_a_cleanrl_script_runs_on_it_by_changing_only_make(cluster, monkeypatch)
     num_workers=2 added to its make() call: it runs, and since every env's
     trajectory is the same wherever it runs, so is the whole training (the
     same episode returns as in-process)."""
+    torch = pytest.importorskip("torch", reason=NO_TORCH)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "trainers"))
     import cleanrl_ppo_gym
-    import torch
 
     threads = torch.get_num_threads()
     torch.set_num_threads(1)

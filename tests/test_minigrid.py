@@ -18,11 +18,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from libcompat import COMPAT
 
 import envpool_lite
 from envpool_lite.families.minigrid import decode_mission
 
-ORACLE = Path(__file__).resolve().parents[1] / "build" / "compat" / "minigrid_oracle"
+ORACLE = COMPAT / "minigrid_oracle"
 TASKS = envpool_lite.families.task_ids("minigrid")
 
 pytestmark = pytest.mark.usefixtures("quiet_gymnasium")

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import gymnasium
 import numpy as np
 import pytest
+from libcompat import COMPAT
 
 import envpool_lite
 from envpool_lite.families.minigrid import decode_mission
 
-ORACLE = Path(__file__).resolve().parents[1] / "build" / "compat" / "minigrid_oracle"
+ORACLE = COMPAT / "minigrid_oracle"
 
 pytestmark = pytest.mark.usefixtures("quiet_gymnasium")
 

@@ -23,15 +23,15 @@ from __future__ import annotations
 import os
 import sys
 import types
-from pathlib import Path
 
 import numpy as np
 import pytest
+from libcompat import COMPAT
 
 import envpool_lite
 from envpool_lite.families import procgen as procgen_family
 
-ORACLE = Path(__file__).resolve().parents[1] / "build" / "compat" / "procgen_oracle"
+ORACLE = COMPAT / "procgen_oracle"
 
 # EnvPool's registration (envpool/procgen/registration.py): each game's
 # timeout and its distribution modes.

@@ -414,6 +414,7 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     values its env takes, and fills in its internal options (asset paths)."""
     _check_task(task_id)
     family = families.plugin_of(task_id)
+    family.check_installed(task_id)
     all_defaults = _core.task_defaults(task_id)
     kinds = _core.task_option_types(task_id)
     env_defaults = {k: v for k, v in all_defaults.items() if k not in family.internal_options}

@@ -59,8 +59,8 @@ def _register(jax) -> None:
     path = _library_path()
     if not path.exists():
         raise RuntimeError(
-            "xla() is not in this build of envpool_lite: it was built without JAX, so its XLA FFI handlers were not compiled. "
-            "Install JAX first and rebuild: pip install 'envpool_lite[jax]', then pip install --no-build-isolation envpool_lite (or bash scripts/setup.sh)"
+            "xla() is not in this build of envpool_lite: its XLA FFI handlers were not compiled (the build found no jax and could not fetch jaxlib's FFI headers by name). "
+            "Reinstall envpool_lite where the package index is reachable (the wheels carry xla()), or install JAX first and rebuild: pip install 'envpool_lite[jax]', then pip install --no-build-isolation envpool_lite"
         )
     library = ctypes.CDLL(str(path))
     library.envpool_lite_xla_jax_version.restype = ctypes.c_char_p
@@ -70,7 +70,7 @@ def _register(jax) -> None:
         # ones, never newer ones.
         raise RuntimeError(
             f"xla()'s handlers were compiled against the XLA FFI headers of jax {built}, and this jax {jax.__version__} is older, so XLA would refuse them. "
-            "Rebuild envpool_lite with this jax installed (pip install --no-build-isolation envpool_lite, or bash scripts/setup.sh), or upgrade jax"
+            "Upgrade jax, or rebuild envpool_lite with this jax installed (pip install --no-build-isolation envpool_lite, or bash scripts/setup.sh)"
         )
     library.envpool_lite_xla_set_bridge.argtypes = [ctypes.c_void_p]
     if not library.envpool_lite_xla_set_bridge(ctypes.c_void_p(_core.xla_bridge())):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -44,6 +45,38 @@ class Family:
     #: game name set by the registration), never the user: they are not
     #: accepted from make(), listed in errors, or shown in ``config``.
     internal_options: frozenset[str] = frozenset()
+
+    #: The extra of envpool_lite that installs what the family's envs need at
+    #: make() (``pip install 'envpool_lite[<extra>]'``; pyproject.toml's
+    #: [project.optional-dependencies] pins the versions).
+    extra: str = ""
+
+    #: What make() needs installed, for every task of the family: the module
+    #: it looks for (without importing it) and the package that provides it.
+    requires: Mapping[str, str] = {}
+
+    def requirements(self, task_id: str) -> Mapping[str, str]:
+        """The modules (and their packages) that ``task_id`` needs at make():
+        :attr:`requires` unless a family's tasks differ."""
+        return self.requires
+
+    def extra_of(self, task_id: str) -> str:
+        """The extra(s) that install ``task_id``'s requirements
+        (comma-separated, as pip takes them): :attr:`extra` unless a family's
+        tasks differ."""
+        return self.extra
+
+    def check_installed(self, task_id: str) -> None:
+        """Raise ImportError naming the extra to install when a package that
+        ``task_id`` needs is missing; make() calls it before anything else,
+        so nothing is half-made."""
+        missing = {module: package for module, package in self.requirements(task_id).items() if importlib.util.find_spec(module) is None}
+        if missing:
+            packages = " and ".join(sorted(set(missing.values())))
+            verb = "is" if len(set(missing.values())) == 1 else "are"
+            extra = self.extra_of(task_id)
+            hint = f"pip install 'envpool_lite[{extra}]'" if extra else f"pip install {packages}"
+            raise ImportError(f"{task_id} needs {packages}, which {verb} not installed: {hint}", name=next(iter(missing)))
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         """The user's make() options in the forms the family accepts

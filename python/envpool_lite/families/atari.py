@@ -41,6 +41,8 @@ def rom_path(task_id: str, game: str) -> str:
 class Atari(Family):
     # The game is set by the registration; its ROM's path is found here.
     internal_options = frozenset({"game", "rom_path"})
+    extra = "atari"
+    requires = {"ale_py": "ale-py"}  # the ROMs
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         return {**internal, "rom_path": rom_path(task_id, internal["game"])}

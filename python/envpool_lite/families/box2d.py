@@ -138,6 +138,11 @@ def reward_font() -> tuple[float, ...]:
 class Box2d(Family):
     # CarRacing's reward_font, captured from pygame's font at make().
     internal_options = frozenset({"reward_font"})
+    extra = "box2d"
+
+    def requirements(self, task_id: str) -> Mapping[str, str]:
+        # Box2D itself is compiled in; CarRacing captures pygame-ce's font.
+        return {"pygame": "pygame-ce"} if task_id.startswith("CarRacing") else {}
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         if "reward_font" in internal:

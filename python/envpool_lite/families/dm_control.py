@@ -73,6 +73,8 @@ class DmControl(Family):
     # Found here: the task's names in dm_control, the MuJoCo library,
     # numpy's BLAS and math loops, and the model.
     internal_options = frozenset({"domain_name", "task_name", "mujoco_lib", "numpy_blas", "numpy_loops", "model_xml", "model_asset_names", "model_asset_data", "gl_backend"})
+    extra = "dm_control"
+    requires = {"mujoco": "mujoco", "dm_control": "dm_control"}  # the physics library; the suite's models
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         """dm_control's task_kwargs and environment_kwargs dicts become plain

@@ -43,6 +43,7 @@ class Minigrid(Family):
     # Set by the registration (which of a class's levels: Unlock's three
     # tasks, BabyAI's level families), not by users.
     internal_options = frozenset({"variant"})
+    extra = "minigrid"  # nothing to install: the envs and their drawing are compiled in
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         for name in POSITION_OPTIONS:

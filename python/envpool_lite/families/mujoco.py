@@ -251,6 +251,8 @@ class Mujoco(Family):
     # The model file (from xml_file where the task takes one, else the
     # registration's), the MuJoCo library and numpy's BLAS, found here.
     internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas"})
+    extra = "mujoco"
+    requires = {"mujoco": "mujoco"}  # the physics library (gymnasium's models come with gymnasium)
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         xml_file = config.get("xml_file", internal["mujoco_model"])

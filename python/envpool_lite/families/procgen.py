@@ -68,6 +68,7 @@ class Procgen(Family):
     # The game is set by the registration; the library and assets are found
     # here.
     internal_options = frozenset({"env_name", "procgen_lib", "resource_root"})
+    extra = "procgen"  # nothing to install: procgen's libenv.so and assets are in the package
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         mode = kwargs.get("distribution_mode")

@@ -359,6 +359,22 @@ def resolve_options(task_id: str, defaults: Mapping[str, Any], kwargs: dict[str,
 
 
 class Vizdoom(Family):
+    extra = "vizdoom"
+
+    def _uses_envpool_maps(self, task_id: str) -> bool:
+        return _core.task_defaults(task_id).get("scenario") in ENVPOOL_SCENARIOS
+
+    def requirements(self, task_id: str) -> Mapping[str, str]:
+        # The engine and the standard scenarios; D1Basic-v1 ... D4Battle2-v1
+        # run EnvPool's maps too (a 92 MB package: an extra of its own).
+        needed = {"vizdoom": "vizdoom"}
+        if self._uses_envpool_maps(task_id):
+            needed["envpool_assets"] = "envpool-assets"
+        return needed
+
+    def extra_of(self, task_id: str) -> str:
+        return "vizdoom,vizdoom-maps" if self._uses_envpool_maps(task_id) else "vizdoom"
+
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(task_id, defaults, kwargs)
 

