@@ -10,7 +10,7 @@ VENV := $(if $(filter 3.11,$(PYTHON)),.venv,.venv-$(PYTHON))
 PY := $(VENV)/bin/python
 CPP_TEST_DIR := build/cpp-tests
 
-.PHONY: setup setup-compat lint format test test-cpp test-sanitizers test-python test-wheel wheels bench clean
+.PHONY: setup setup-compat lint format test test-cpp test-sanitizers test-python test-wheel wheels cleanroom bench clean
 
 setup:
 	bash scripts/setup.sh
@@ -21,6 +21,12 @@ setup:
 WHEEL_PYTHONS ?= 3.11 3.12 3.13
 wheels:
 	bash scripts/build_wheels.sh $(WHEEL_PYTHONS)
+
+# Each wheel installed into a fresh Debian 12 root with no compiler, then a
+# smoke test of every family and one alignment test of each
+# (scripts/cleanroom.sh; needs root, and the wheels).
+cleanroom:
+	bash scripts/cleanroom.sh $(WHEEL_PYTHONS)
 
 # The libraries that import EnvPool by name (TorchRL, Tianshou, rl_games,
 # Sample Factory, DI-engine; CleanRL's and PureJaxQL's pins) and the module

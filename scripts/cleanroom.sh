@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
-# make cleanroom: the CPython 3.11 wheel of `make wheels` installed, as a
-# user installs it, into a fresh Debian 12 root that has Debian's python3 and
-# python3-venv and nothing to build with (no compiler, no Boost, no headers),
-# then a smoke test of every family and one alignment test of each against
-# its reference (docs/install.md says what this proves).
+# make cleanroom: each wheel of `make wheels` installed, as a user installs
+# it, into a fresh Debian 12 root that has Debian's python3 and python3-venv
+# and nothing to build with (no compiler, no Boost, no headers), then a smoke
+# test of every family and one alignment test of each against its reference
+# (docs/install.md says what this proves).
+#
+# The arguments are the Pythons (default 3.11 3.12 3.13). 3.11 is Debian's
+# own python3. Debian 12 has no 3.12 or 3.13: for those, this machine's
+# CPython X.Y (scripts/find_python.sh: pyenv's, built from source against
+# Debian's runtime libraries, which python3 already brought into the root)
+# is copied into the root at the same path, and used like a system Python.
 #
 # The root is made once with debootstrap (minbase, from the mirror this
 # machine's apt uses) into build/cleanroom/root and kept; CLEAN=1 makes it
-# anew. Everything else happens inside it, with chroot: a venv, the wheel
-# from pip, the extras and the test requirements from the package index.
-# Needs root (debootstrap, mount, chroot).
+# anew. Everything else happens inside it, with chroot: a venv per Python,
+# the wheel from pip, the extras and the test requirements from the package
+# index. Needs root (debootstrap, mount, chroot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 here=$PWD
 base=build/cleanroom
 root=$base/root
-wheel=$(ls dist/envpool_lite-*-cp311-cp311-manylinux*.whl 2>/dev/null | head -1 || true)
-[ -n "$wheel" ] || { echo "cleanroom: no cp311 wheel in dist/ (make wheels WHEEL_PYTHONS=3.11)" >&2; exit 1; }
+pythons=("$@")
+((${#pythons[@]})) || pythons=(3.11 3.12 3.13)
 
 # Debian's packages in the root beyond minbase: the interpreter and venv,
 # the CA certificates pip checks the index with, and the two system
@@ -67,31 +73,46 @@ for fs in proc sys dev dev/shm; do
   mounted+=("$root/$fs")
 done
 
-# The wheel and the tests (not the sources: the package can come only from
-# the wheel), and the scripts that install the tests' references.
+# The tests (not the sources: the package can come only from the wheel),
+# and the script that installs the tests' references.
 rm -rf $root/work && mkdir -p $root/work/dist $root/work/scripts
-cp "$wheel" $root/work/dist/
 cp -r tests compat $root/work/
 cp scripts/setup_compat.sh $root/work/scripts/
-whl=/work/dist/$(basename "$wheel")
 
 run() {  # a command in the root, as a user's shell would run it
-  chroot $root /usr/bin/env -i HOME=/root PATH=/opt/venv/bin:/usr/bin:/bin LANG=C.UTF-8 \
+  chroot $root /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
     PIP_CERT=/etc/ssl/host-ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 CI=${CI:-} /bin/bash -c "cd /work && $1"
 }
 
-echo "cleanroom: $(run 'python3 --version') (Debian's), a venv, pip install $(basename "$wheel")"
-rm -rf $root/opt/venv
-run "python3 -m venv /opt/venv"
-start=$SECONDS
-run "pip install -q $whl"
-echo "cleanroom: installed in $((SECONDS - start)) s: $(run 'pip list 2>/dev/null | grep -iE "^(envpool|numpy|gymnasium|dm-env) " | tr -s " " | paste -sd, -')"
+status=0
+for v in "${pythons[@]}"; do
+  tag=cp${v/./}
+  wheel=$(ls dist/envpool_lite-*-$tag-$tag-manylinux*.whl 2>/dev/null | head -1 || true)
+  [ -n "$wheel" ] || { echo "cleanroom: no $tag wheel in dist/ (make wheels WHEEL_PYTHONS=$v)" >&2; exit 1; }
+  cp "$wheel" $root/work/dist/
+  whl=/work/dist/$(basename "$wheel")
+  if [ "$v" = 3.11 ]; then
+    python=/usr/bin/python3
+  else
+    python=$(scripts/find_python.sh "$v")
+    prefix=$(dirname "$(dirname "$python")")
+    if [ ! -x "$root$python" ]; then
+      mkdir -p "$root$prefix" && cp -a "$prefix/." "$root$prefix/"
+    fi
+  fi
+  venv=/opt/venv-$v
+  echo "cleanroom: $(run "$python --version") ($python), a venv, pip install $(basename "$wheel")"
+  rm -rf "$root$venv"
+  run "$python -m venv $venv"
+  start=$SECONDS
+  run "$venv/bin/pip install -q $whl"
+  echo "cleanroom: installed in $((SECONDS - start)) s: $(run "$venv/bin/pip list 2>/dev/null" | grep -iE '^(envpool|numpy|gymnasium|dm-env) ' | tr -s ' ' | paste -sd, -)"
 
-# Without the extras: the families that need nothing run; the others say
-# which extra to install.
-run "python - <<'EOF'
+  # Without the extras: the families that need nothing run; the others say
+  # which extra to install.
+  run "$venv/bin/python - <<'EOF'
 import envpool_lite
-for task in ('CartPole-v1', 'FrozenLake-v1', 'LunarLander-v3', 'DoorKey-8x8-v0', 'BigfishEasy-v0'):
+for task in ('CartPole-v1', 'FrozenLake-v1', 'LunarLander-v3', 'MiniGrid-DoorKey-8x8-v0', 'BigfishEasy-v0'):
     env = envpool_lite.make(task, num_envs=2)
     env.reset()
     env.step(env.action_space.sample())
@@ -105,13 +126,16 @@ for task in ('Pong-v5', 'Basic-v1', 'HalfCheetah-v5', 'CheetahRun-v1', 'CarRacin
         raise SystemExit(f'{task} was made without its extra')
 EOF"
 
-echo "cleanroom: pip install '$(basename "$wheel")[all,test]' and the tests' references"
-start=$SECONDS
-run "pip install -q '$whl[all,test]'"
-run "PY=/opt/venv/bin/python bash scripts/setup_compat.sh"
-echo "cleanroom: installed in $((SECONDS - start)) s"
+  echo "cleanroom: pip install '$(basename "$wheel")[all,test]' and the tests' references"
+  start=$SECONDS
+  run "$venv/bin/pip install -q '$whl[all,test]'"
+  run "PY=$venv/bin/python bash scripts/setup_compat.sh"
+  echo "cleanroom: installed in $((SECONDS - start)) s"
 
-# The smoke test of every family (make, reset, 100 steps, render()), xla(),
-# and one alignment test of each family against its reference.
-run "python -m pytest -q -rs -p no:cacheprovider tests/test_smoke.py \
-  $(tr '\n' ' ' < tests/cleanroom_alignment.txt | sed 's/#[^ ]*//g')" | tee $base/pytest.log
+  # The smoke test of every family (make, reset, 100 steps, render()), xla(),
+  # and one alignment test of each family against its reference.
+  nodes=$(grep -v '^\s*#' tests/cleanroom_alignment.txt | grep -v '^\s*$' | sed "s/.*/'&'/" | tr '\n' ' ')
+  run "$venv/bin/python -m pytest -q -rs -p no:cacheprovider tests/test_smoke.py $nodes" 2>&1 | tee $base/pytest-$v.log
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+done
+exit $status

@@ -21,7 +21,7 @@ compat=build/compat
 [ "$version" = 3.11 ] || compat=build/compat-$version
 skip_groups=""
 if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-  skip_groups=$(cd tests && "../$PY" -c "from libcompat import TORCH_GROUPS; print(' '.join(sorted(TORCH_GROUPS)))")
+  skip_groups=$("$PY" -c "import sys; sys.path.insert(0, 'tests'); from libcompat import TORCH_GROUPS; print(' '.join(sorted(TORCH_GROUPS)))")
 fi
 # pip, without this machine's notes on index locations it skips.
 pip_install() {

@@ -1,7 +1,7 @@
 # ALE, the Arcade Learning Environment, for the Atari envs.
 #
 # Its C++ sources come from the source distribution of exactly the ale-py
-# version that pyproject.toml pins as a runtime dependency (`ale-py==X`, the
+# version that pyproject.toml pins in its family's extra (`ale-py==X`, the
 # one source of truth: the ROMs are read from that installed package at run
 # time). pip fetches it from the configured package index, by name and
 # version (never by address), once: the archive and its unpacked tree are
@@ -24,7 +24,7 @@ string(REGEX MATCH "ale-py==([0-9A-Za-z.]+)" _ale_match "${_ale_requirement}")
 set(ALE_PY_VERSION "${CMAKE_MATCH_1}")
 if(NOT ALE_PY_VERSION)
   message(FATAL_ERROR "pyproject.toml must pin ale-py as \"ale-py==X\" in "
-                      "[project] dependencies (it names the ALE sources)")
+                      "the atari extra (it names the ALE sources)")
 endif()
 set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY
              CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/pyproject.toml")

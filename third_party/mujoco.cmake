@@ -2,7 +2,7 @@
 #
 # The physics is MuJoCo's C library as the `mujoco` wheel ships it
 # (libmujoco.so.X and include/mujoco/*.h inside the installed package), of
-# exactly the version pyproject.toml pins as a runtime dependency
+# exactly the version pyproject.toml pins in its family's extra
 # (`mujoco==X`, the one source of truth; the same library gymnasium's own
 # MuJoCo envs run on). The build only needs the wheel's headers (the layouts
 # of mjModel and mjData): the extension does not link libmujoco, it loads the
@@ -30,7 +30,7 @@ string(REGEX MATCH "mujoco==([0-9A-Za-z.]+)" _mj_match "${_mj_requirement}")
 set(MUJOCO_VERSION "${CMAKE_MATCH_1}")
 if(NOT MUJOCO_VERSION)
   message(FATAL_ERROR "pyproject.toml must pin mujoco as \"mujoco==X\" in "
-                      "[project] dependencies")
+                      "the mujoco extra")
 endif()
 set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY
              CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/pyproject.toml")

@@ -4,7 +4,7 @@
 # compiled here, as a static library. The engine itself (the `vizdoom`
 # binary), vizdoom.pk3, freedoom2.wad and the scenarios are not built: they
 # come at run time from the installed vizdoom wheel, exactly the version that
-# pyproject.toml pins as a runtime dependency (`vizdoom==X`, the one source
+# pyproject.toml pins in its family's extra (`vizdoom==X`, the one source
 # of truth). The library checks at init that the engine it talks to has its
 # own version, so the sources are those of that same version: its source
 # distribution, fetched through the Python environment's pip from the
@@ -37,7 +37,7 @@ string(REGEX MATCH "vizdoom==([0-9A-Za-z.]+)" _vzd_match "${_vzd_requirement}")
 set(VIZDOOM_VERSION "${CMAKE_MATCH_1}")
 if(NOT VIZDOOM_VERSION)
   message(FATAL_ERROR "pyproject.toml must pin vizdoom as \"vizdoom==X\" in "
-                      "[project] dependencies (it names the ViZDoom sources)")
+                      "the vizdoom extra (it names the ViZDoom sources)")
 endif()
 set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY
              CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/pyproject.toml")
