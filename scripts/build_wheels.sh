@@ -46,6 +46,28 @@ for v in "${pythons[@]}"; do
   auditwheel repair -w dist "$raw"/envpool_lite-*-"$tag"-"$tag"-linux_x86_64.whl
 done
 
+# The tags say where the wheels install: pip (asked as if it ran elsewhere)
+# takes each on its own Python and platform and refuses it on the next
+# Python, on a glibc older than its tag's and on another CPU.
+tags_check() {  # wheel, expected (take/refuse), pip's platform options
+  local wheel=$1 expected=$2 got
+  shift 2
+  if $tools/bin/python -m pip install -q --dry-run --no-deps --only-binary=:all: --target build/wheels/tag-check "$@" "$wheel" >/dev/null 2>&1; then got=take; else got=refuse; fi
+  [ "$got" = "$expected" ] || { echo "wheels: pip would $got $(basename "$wheel") with $*, expected $expected" >&2; exit 1; }
+}
+for v in "${pythons[@]}"; do
+  tag=cp${v/./}
+  for wheel in dist/envpool_lite-*-"$tag"-"$tag"-*.whl; do
+    glibc=$(basename "$wheel" .whl | sed -E 's/.*manylinux_([0-9]+)_([0-9]+)_x86_64/\1 \2/')
+    read -r major minor <<< "$glibc"
+    tags_check "$wheel" take --python-version "$v" --platform "manylinux_${major}_${minor}_x86_64"
+    tags_check "$wheel" refuse --python-version "${v%.*}.$((${v#*.} + 1))" --platform "manylinux_${major}_${minor}_x86_64"
+    tags_check "$wheel" refuse --python-version "$v" --platform "manylinux_${major}_$((minor - 1))_x86_64"
+    tags_check "$wheel" refuse --python-version "$v" --platform "manylinux_${major}_${minor}_aarch64"
+    echo "wheels: $(basename "$wheel"): pip takes it on CPython $v, glibc >= $major.$minor, x86-64, and refuses it elsewhere"
+  done
+done
+
 echo "wheels: the envpool module (compat/envpool)"
 rm -f dist/envpool_lite_as_envpool-*.whl
 quiet "build/wheels/venv-${pythons[0]}/bin/python" -m pip wheel --no-deps -w dist ./compat/envpool

@@ -129,6 +129,13 @@ EOF"
   echo "cleanroom: pip install '$(basename "$wheel")[all,test]' and the tests' references"
   start=$SECONDS
   run "$venv/bin/pip install -q '$whl[all,test]'"
+  # Python 3.13: dm_control itself, as make() of a dm_control task says
+  # (its labmaze has no wheel there; pyproject.toml's dm_control extra).
+  if ! run "$venv/bin/python -c 'import dm_control'" >/dev/null 2>&1; then
+    dm_control=$(grep -o '"dm_control==[0-9.]*' pyproject.toml | head -1 | tr -d '"')
+    echo "cleanroom: $(run "$venv/bin/python -c \"import envpool_lite; envpool_lite.make('CheetahRun-v1')\"" 2>&1 | tail -1)"
+    run "$venv/bin/pip install -q --no-deps $dm_control"
+  fi
   run "PY=$venv/bin/python bash scripts/setup_compat.sh"
   echo "cleanroom: installed in $((SECONDS - start)) s"
 

@@ -68,6 +68,11 @@ if [ "$version" != 3.11 ]; then
   # then every extra the tests use.
   $venv/bin/python -m pip install -q --force-reinstall --no-deps "$wheel"
   $venv/bin/python -m pip install -q "$wheel[all,test,bench,ray]"
+  # Python 3.13: the dm_control extra installs dm_control's requirements but
+  # not dm_control, whose labmaze has no wheel there (pyproject.toml).
+  if ! $venv/bin/python -c "import dm_control" >/dev/null 2>&1; then
+    $venv/bin/python -m pip install -q --no-deps "$(grep -o '"dm_control==[0-9.]*' pyproject.toml | head -1 | tr -d '"')"
+  fi
   exit 0
 fi
 # Build requirements live in the venv so rebuilds are incremental

@@ -74,9 +74,13 @@ class Family:
         if missing:
             packages = " and ".join(sorted(set(missing.values())))
             verb = "is" if len(set(missing.values())) == 1 else "are"
-            extra = self.extra_of(task_id)
-            hint = f"pip install 'envpool_lite[{extra}]'" if extra else f"pip install {packages}"
-            raise ImportError(f"{task_id} needs {packages}, which {verb} not installed: {hint}", name=next(iter(missing)))
+            raise ImportError(f"{task_id} needs {packages}, which {verb} not installed: {self.install_hint(task_id, missing)}", name=next(iter(missing)))
+
+    def install_hint(self, task_id: str, missing: Mapping[str, str]) -> str:
+        """How to install the ``missing`` modules (module -> package) of
+        ``task_id``: the extra, unless a family knows better."""
+        extra = self.extra_of(task_id)
+        return f"pip install 'envpool_lite[{extra}]'" if extra else f"pip install {' '.join(sorted(set(missing.values())))}"
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         """The user's make() options in the forms the family accepts

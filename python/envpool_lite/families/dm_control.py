@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -75,6 +76,14 @@ class DmControl(Family):
     internal_options = frozenset({"domain_name", "task_name", "mujoco_lib", "numpy_blas", "numpy_loops", "model_xml", "model_asset_names", "model_asset_data", "gl_backend"})
     extra = "dm_control"
     requires = {"mujoco": "mujoco", "dm_control": "dm_control"}  # the physics library; the suite's models
+
+    def install_hint(self, task_id: str, missing: Mapping[str, str]) -> str:
+        hint = super().install_hint(task_id, missing)
+        if "dm_control" in missing and sys.version_info >= (3, 13):
+            # pyproject.toml's dm_control extra: labmaze, which dm_control
+            # requires, has no wheel for Python 3.13.
+            hint += f", then pip install --no-deps dm_control=={DM_CONTROL_VERSION} (on Python 3.13 the extra cannot install dm_control itself: it requires labmaze, which has no wheel there and which the suite does not use)"
+        return hint
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         """dm_control's task_kwargs and environment_kwargs dicts become plain
