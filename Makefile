@@ -8,7 +8,7 @@ PYTHON ?= 3.11
 export PYTHON
 VENV := $(if $(filter 3.11,$(PYTHON)),.venv,.venv-$(PYTHON))
 PY := $(VENV)/bin/python
-CPP_TEST_DIR := build/cpp-tests
+CPP_TEST_DIR := build/cpp-tests-$(PYTHON)
 
 .PHONY: setup setup-compat lint format test test-cpp test-sanitizers test-python test-wheel wheels cleanroom bench clean
 

@@ -24,7 +24,9 @@ from envpool_lite.xla import built_with_jax  # noqa: E402
 
 OLDEST = "0.5.0"  # the first jax with jax.ffi (0.4.x had jax.extend.ffi)
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-CACHE = ROOT / "build" / f"jax-{OLDEST}"
+# jaxlib is compiled per Python: one folder per Python (3.11 keeps the old one).
+_PYTHON = f"{sys.version_info[0]}.{sys.version_info[1]}"
+CACHE = ROOT / "build" / (f"jax-{OLDEST}" if _PYTHON == "3.11" else f"jax-{OLDEST}-py{_PYTHON}")
 
 
 def _oldest_jax() -> pathlib.Path:
