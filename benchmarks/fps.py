@@ -705,10 +705,13 @@ class Progress:
             except ImportError:
                 pass
 
-    def note(self, text: str) -> None:
-        """A line between measurements (the single-thread limits)."""
+    def note(self, text: str, always: bool = False) -> None:
+        """A line between measurements (the single-thread limits; with
+        always, above the bar on a terminal too)."""
         if self._bar is None:
             print(f"[{self._elapsed()}] {text}", flush=True)
+        elif always:
+            self._bar.console.print(text, markup=False, highlight=False)
 
     def advance(self, description: str | None) -> None:
         """One measurement done (description None: nothing to say)."""
@@ -816,6 +819,9 @@ def main(argv: list[str] | None = None) -> dict:
                 continue  # not in this scale's run (--full's dm_control tasks)
             limits[task.name] = single_thread_limit(task, repeats, run_scale)
             progress.note(f"{task.name}: single-thread limit {limits[task.name]:,.0f} steps/s")
+            # The peers that did not run, said once per task: system ->
+            # reason -> the settings it applies to.
+            left_out: dict[str, dict[str, list[str]]] = {}
             for cfg in task_configs(task):
                 rates: dict[str, list[float]] = {s: [] for s in systems}
                 for _r in range(repeats):
@@ -833,7 +839,8 @@ def main(argv: list[str] | None = None) -> dict:
                             progress.advance(f"{what}: {rates[system][-1]:,.0f} steps/s")
                         except Skip as e:
                             skipped.add((task.name, system, cfg.label()))
-                            progress.advance(f"{what}: skipped ({e})")
+                            progress.advance(None)
+                            left_out.setdefault(system, {}).setdefault(str(e), []).append(f"{cfg.num_envs}:{cfg.batch_size}:{cfg.num_threads}")
                             note = f"{system}: skipped ({e})"
                             if (
                                 system == "envpool"
@@ -861,6 +868,8 @@ def main(argv: list[str] | None = None) -> dict:
                             "efficiency": med / (cfg.num_threads * limits[task.name]),
                         }
                     )
+            if left_out:
+                progress.note(f"{task.name}: left out: {describe_left_out(left_out, len(task_configs(task)))}", always=True)
     finally:
         progress.close()
 
@@ -885,6 +894,18 @@ def main(argv: list[str] | None = None) -> dict:
         if png:
             print(f"plot: {png}")
     return report
+
+
+def describe_left_out(left_out: dict[str, dict[str, list[str]]], num_configs: int) -> str:
+    """One line for the peers a task left out: each system with its
+    reason(s), and the settings a reason applies to unless it is all of
+    them ("vizdoom_gym (not a ViZDoom task); gymnasium_sync (one env: see
+    gymnasium_loop, at 1:1:1)")."""
+    parts = []
+    for system, reasons in left_out.items():
+        said = [reason if len(settings) == num_configs else f"{reason}, at {' '.join(settings)}" for reason, settings in reasons.items()]
+        parts.append(f"{system} ({'; '.join(said)})")
+    return "; ".join(parts)
 
 
 def ratio_to(rows: list[dict], peer: str) -> dict[tuple, float]:

@@ -160,3 +160,25 @@ def test_envpool_lite_errors_are_not_skipped(fps, tmp_path, monkeypatch):
     monkeypatch.setitem(fps.SYSTEMS, "envpool_lite", broken)
     with pytest.raises(ModuleNotFoundError):
         fps.main(["--tasks", "CartPole-v1", "--configs", "1:1:1", "--steps", "200", "--repeats", "1", "--systems", "envpool_lite", "--out", str(tmp_path / "f.json"), "--no-plot"])
+
+
+def test_peers_left_out_are_one_line_per_task(fps, tmp_path, capsys):
+    """The log has a line for each measurement that ran, and one line per
+    task naming the peers left out and why (no line per skipped
+    measurement); the JSON's notes are as before."""
+    out = tmp_path / "fps.json"
+    systems = "envpool_lite,gymnasium_loop,gymnasium_sync,vizdoom_gym"
+    fps.main(["--tasks", "CartPole-v1", "--configs", "1:1:1,2:2:1", "--steps", "200", "--repeats", "2", "--systems", systems, "--out", str(out), "--no-plot"])
+    printed = capsys.readouterr().out.splitlines()
+    assert not [line for line in printed if "skipped" in line], printed
+    measured = [line for line in printed if re.match(r"\[\d+/16 \d+:\d\d\] CartPole-v1 envs=.*: [\d,]+ steps/s$", line)]
+    assert len(measured) == 8, printed  # envpool_lite twice a setting, gymnasium_loop at 1:1:1, gymnasium_sync at 2:2:1
+    left_out = [line for line in printed if "left out" in line]
+    assert len(left_out) == 1, printed
+    assert left_out[0].endswith("CartPole-v1: left out: gymnasium_sync (one env: see gymnasium_loop, at 1:1:1); vizdoom_gym (not a ViZDoom task); gymnasium_loop (a single env loop, at 2:2:1)"), (
+        left_out[0]
+    )
+
+
+def test_describe_left_out(fps):
+    assert fps.describe_left_out({"a": {"x": ["1:1:1", "2:2:1"]}, "b": {"y": ["1:1:1"], "z": ["2:2:1"]}}, 2) == "a (x); b (y, at 1:1:1; z, at 2:2:1)"
