@@ -24,6 +24,21 @@ root=$base/root
 pythons=("$@")
 ((${#pythons[@]})) || pythons=(3.11 3.12 3.13)
 
+# A run killed before its exit trap leaves this machine's /proc, /sys and
+# /dev mounted in the root: unmount them first, so that nothing below ever
+# deletes through them (and rm stays on the root's own file system).
+unmount_stale() {
+  local mnt
+  for mnt in $(awk -v r="$PWD/$root/" 'index($2, r) == 1 {print $2}' /proc/mounts | sort -r); do
+    umount -l "$mnt" 2>/dev/null || true
+  done
+  if awk -v r="$PWD/$root/" 'index($2, r) == 1 {found = 1} END {exit !found}' /proc/mounts; then
+    echo "cleanroom: something is still mounted under $root; unmount it first" >&2
+    exit 1
+  fi
+}
+unmount_stale
+
 # Debian's packages in the root beyond minbase: the interpreter and venv,
 # the CA certificates pip checks the index with, and the two system
 # libraries the wheel expects to find (the manylinux policy leaves them to
@@ -36,7 +51,7 @@ if [ -n "${CLEAN:-}" ] || [ ! -f $base/root.stamp ]; then
   # The mirror this machine's apt is set up with (deb822 or one-line form).
   mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
   [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
-  rm -rf $base && mkdir -p $base
+  rm -rf --one-file-system $base && mkdir -p $base
   echo "cleanroom: debootstrap --variant=minbase bookworm ($packages)"
   start=$SECONDS
   debootstrap --variant=minbase --include=$packages bookworm $root ${mirror:+"$mirror"} > $base/debootstrap.log 2>&1 \
@@ -75,7 +90,7 @@ done
 
 # The tests (not the sources: the package can come only from the wheel),
 # and the script that installs the tests' references.
-rm -rf $root/work && mkdir -p $root/work/dist $root/work/scripts
+rm -rf --one-file-system $root/work && mkdir -p $root/work/dist $root/work/scripts
 cp -r tests compat $root/work/
 cp scripts/setup_compat.sh $root/work/scripts/
 
@@ -102,7 +117,7 @@ for v in "${pythons[@]}"; do
   fi
   venv=/opt/venv-$v
   echo "cleanroom: $(run "$python --version") ($python), a venv, pip install $(basename "$wheel")"
-  rm -rf "$root$venv"
+  rm -rf --one-file-system "$root$venv"
   run "$python -m venv $venv"
   start=$SECONDS
   run "$venv/bin/pip install -q $whl"
