@@ -18,7 +18,6 @@
 # index. Needs root (debootstrap, mount, chroot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-here=$PWD
 base=build/cleanroom
 root=$base/root
 pythons=("$@")

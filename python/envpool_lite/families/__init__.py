@@ -72,9 +72,9 @@ class Family:
         so nothing is half-made."""
         missing = {module: package for module, package in self.requirements(task_id).items() if importlib.util.find_spec(module) is None}
         if missing:
-            packages = " and ".join(sorted(set(missing.values())))
-            verb = "is" if len(set(missing.values())) == 1 else "are"
-            raise ImportError(f"{task_id} needs {packages}, which {verb} not installed: {self.install_hint(task_id, missing)}", name=next(iter(missing)))
+            packages = sorted(set(missing.values()))
+            verb = "is" if len(packages) == 1 else "are"
+            raise ImportError(f"{task_id} needs {' and '.join(packages)}, which {verb} not installed: {self.install_hint(task_id, missing)}", name=next(iter(missing)))
 
     def install_hint(self, task_id: str, missing: Mapping[str, str]) -> str:
         """How to install the ``missing`` modules (module -> package) of
