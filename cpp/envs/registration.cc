@@ -11,6 +11,7 @@ void RegisterAtari(Registry& registry);
 void RegisterBox2d(Registry& registry);
 void RegisterClassicControl(Registry& registry);
 void RegisterDmControl(Registry& registry);
+void RegisterGymnasiumRobotics(Registry& registry);
 void RegisterMinigrid(Registry& registry);
 void RegisterMujoco(Registry& registry);
 void RegisterProcgen(Registry& registry);
@@ -29,6 +30,7 @@ void RegisterAllEnvs(Registry& registry) {
 #ifdef ENVPOOL_LITE_MUJOCO
   registry.AddFamily("mujoco", RegisterMujoco);
   registry.AddFamily("dm_control", RegisterDmControl);
+  registry.AddFamily("gymnasium_robotics", RegisterGymnasiumRobotics);
 #endif
 #ifdef ENVPOOL_LITE_BOX2D
   registry.AddFamily("box2d", RegisterBox2d);

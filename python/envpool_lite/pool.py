@@ -113,6 +113,9 @@ class EnvPoolBase:
         self._final_obs_fields = [(k, self._raw_final + 2 + self._num_info + i) for i, k in enumerate(self._obs_keys[1:])]
         self._all_ids = np.arange(num_envs, dtype=np.int32)
         self._is_async = self._pool.batch_size < self._pool.num_envs
+        # The task's own methods (goal-conditioned tasks' compute_reward).
+        for name, method in families.plugin_of(spec.task_id).methods(spec).items():
+            setattr(self, name, method)
 
     # --- what every face shares -------------------------------------------
     @property

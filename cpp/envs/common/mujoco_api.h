@@ -40,6 +40,16 @@ struct Api {
   decltype(&::mj_deleteVFS) delete_vfs = nullptr;
   decltype(&::mju_axisAngle2Quat) axis_angle2quat = nullptr;
   decltype(&::mj_objectVelocity) object_velocity = nullptr;
+  // Used by the gymnasium_robotics family (its utils' Jacobians, contacts
+  // and keyframes).
+  decltype(&::mj_jacSite) jac_site = nullptr;
+  decltype(&::mj_jacBody) jac_body = nullptr;
+  decltype(&::mj_contactForce) contact_force = nullptr;
+  decltype(&::mj_kinematics) kinematics = nullptr;
+  decltype(&::mj_comPos) com_pos = nullptr;
+  decltype(&::mj_id2name) id2name = nullptr;
+  decltype(&::mj_resetDataKeyframe) reset_data_keyframe = nullptr;
+  decltype(&::mj_copyData) copy_data = nullptr;
 };
 
 // Loads libmujoco from `path` once per process (later calls must name the
@@ -77,6 +87,14 @@ inline const Api& LoadApi(const std::string& path) {
   so.Load(&a.delete_vfs, "mj_deleteVFS");
   so.Load(&a.axis_angle2quat, "mju_axisAngle2Quat");
   so.Load(&a.object_velocity, "mj_objectVelocity");
+  so.Load(&a.jac_site, "mj_jacSite");
+  so.Load(&a.jac_body, "mj_jacBody");
+  so.Load(&a.contact_force, "mj_contactForce");
+  so.Load(&a.kinematics, "mj_kinematics");
+  so.Load(&a.com_pos, "mj_comPos");
+  so.Load(&a.id2name, "mj_id2name");
+  so.Load(&a.reset_data_keyframe, "mj_resetDataKeyframe");
+  so.Load(&a.copy_data, "mj_copyData");
   if (a.version() != mjVERSION_HEADER) {
     throw std::invalid_argument(
         std::string("MuJoCo: ") + path + " is MuJoCo " + a.version_string() +

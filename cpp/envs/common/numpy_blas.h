@@ -67,6 +67,26 @@ class NumpyBlas {
     }
   }
 
+  // out (rows) = m (rows x cols, row-major) @ v (cols), numpy's
+  // matrix-vector product (np.matmul of a C-contiguous 2-d and a 1-d array):
+  // cblas_dgemv(RowMajor, NoTrans, rows, cols, 1, m, cols, v, 1, 0, out, 1).
+  void MatVec(const double* m, int rows, int cols, const double* v,
+              double* out) const {
+    if (dgemv64_ != nullptr) {
+      dgemv64_(kRowMajor, kNoTrans, rows, cols, 1.0, m, cols, v, 1, 0.0, out,
+               1);
+    } else if (dgemv32_ != nullptr) {
+      dgemv32_(kRowMajor, kNoTrans, rows, cols, 1.0, m, cols, v, 1, 0.0, out,
+               1);
+    } else {
+      for (int i = 0; i < rows; ++i) {
+        double s = 0.0;
+        for (int j = 0; j < cols; ++j) s += m[i * cols + j] * v[j];
+        out[i] = s;
+      }
+    }
+  }
+
   // out (rows x 3) = a (rows x 3) . m (3x3), numpy's matrix product:
   // cblas_dgemm(RowMajor, NoTrans, NoTrans, rows, 3, 3, 1, a, 3, m, 3, 0,
   // out, 3).

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -94,6 +94,12 @@ class Family:
         """Values for the internal options (asset paths from the installed
         packages), from the checked config and the registration's defaults."""
         return internal
+
+    def methods(self, spec: EnvSpec) -> Mapping[str, Callable[..., Any]]:
+        """Functions the pool offers as methods of its own for ``spec``'s
+        task, by name (gymnasium-robotics' ``compute_reward``, which HER
+        relabelling calls on ``env.unwrapped``): none by default."""
+        return {}
 
     def check_render(self, spec: EnvSpec) -> None:
         """Raise if ``spec``'s task cannot be rendered here (called at

@@ -1,0 +1,153 @@
+"""The gymnasium_robotics family (cpp/envs/gymnasium_robotics/):
+gymnasium-robotics 1.4.2's MuJoCo tasks (Fetch, Shadow Hand, PointMaze and
+AntMaze, Adroit, Franka Kitchen), bit-exact with its own envs. The C++ envs
+load the models and meshes of the installed gymnasium_robotics package and
+the libmujoco of the installed mujoco package; this module finds them, and
+gives the pool the goal functions HER relabelling calls
+(``compute_reward``, ``compute_terminated``, ``compute_truncated``) over
+batches of goals, computed as the reference computes them."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from envpool_lite import _numpy_loops
+from envpool_lite.families import Family
+from envpool_lite.families import mujoco as mujoco_family
+
+if TYPE_CHECKING:
+    from envpool_lite.spec import EnvSpec
+
+
+def package_dir() -> str:
+    """The installed gymnasium_robotics package."""
+    root = mujoco_family._package_dir("gymnasium_robotics")
+    if root is None:
+        raise ImportError("the gymnasium_robotics tasks need gymnasium-robotics: pip install 'envpool_lite[gymnasium_robotics]'")
+    return root
+
+
+def assets_dir() -> str:
+    """gymnasium_robotics' models and meshes (envs/assets)."""
+    return os.path.join(package_dir(), "envs", "assets")
+
+
+def model_path(task_id: str, relative: str) -> str:
+    path = os.path.join(assets_dir(), relative)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{task_id}: model file {path} does not exist (gymnasium-robotics==1.4.2 has it)")
+    return path
+
+
+def reference_id(task_id: str) -> str:
+    """The gymnasium-robotics id whose env a task follows: its own, or for
+    the ids of the mujoco-py versions (Fetch -v1, Shadow Hand -v0; mujoco-py
+    cannot be installed), the id of the same task on the mujoco bindings, as
+    EnvPool registers them."""
+    name, version = task_id.rsplit("-", 1)
+    if name.startswith("Fetch") and version == "v1":
+        return f"{name}-v4"
+    if name.startswith("Hand") and version == "v0":
+        return f"{name}-v3" if name.startswith("HandReach") else f"{name}-v1"
+    return task_id
+
+
+# --- the goal functions -------------------------------------------------------
+# Each reference computes its reward from (achieved_goal, desired_goal, info)
+# with numpy, over the last axis, so that HER can relabel a batch at once;
+# these are the same expressions (so the same values), with shapes checked.
+
+
+def _goal_pair(achieved_goal: Any, desired_goal: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
+    a = np.asarray(achieved_goal, dtype=np.float64)
+    b = np.asarray(desired_goal, dtype=np.float64)
+    if a.shape != b.shape:
+        raise ValueError(f"achieved_goal and desired_goal must have the same shape, got {a.shape} and {b.shape}")
+    if a.ndim == 0 or a.shape[-1] != size:
+        raise ValueError(f"goals must have {size} values on their last axis, got shape {a.shape}")
+    return a, b
+
+
+def _goal_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """fetch_env.goal_distance (and hand reach's, maze's): the norm over the
+    last axis."""
+    return np.linalg.norm(a - b, axis=-1)
+
+
+def _falses(a: np.ndarray) -> Any:
+    """compute_terminated / compute_truncated of a continuing task: False,
+    per goal."""
+    return np.zeros(a.shape[:-1], dtype=bool) if a.ndim > 1 else False
+
+
+class GoalFunctions:
+    """compute_reward, compute_terminated and compute_truncated of one task,
+    over a goal or a batch of goals (the last axis is the goal)."""
+
+    def __init__(self, goal_size: int, reward: Callable[[np.ndarray, np.ndarray, Any], Any], terminated: Callable[[np.ndarray, np.ndarray, Any], Any] | None = None):
+        self.goal_size = goal_size
+        self._reward = reward
+        self._terminated = terminated
+
+    def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
+        a, b = _goal_pair(achieved_goal, desired_goal, self.goal_size)
+        return self._reward(a, b, info)
+
+    def compute_terminated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
+        a, b = _goal_pair(achieved_goal, desired_goal, self.goal_size)
+        return _falses(a) if self._terminated is None else self._terminated(a, b, info)
+
+    def compute_truncated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
+        a, _ = _goal_pair(achieved_goal, desired_goal, self.goal_size)
+        return _falses(a)
+
+
+def _fetch_goals(spec: EnvSpec) -> GoalFunctions:
+    threshold = 0.05
+    if spec.config["reward_type"] == "sparse":
+        return GoalFunctions(3, lambda a, b, info: -(_goal_distance(a, b) > threshold).astype(np.float32))
+    return GoalFunctions(3, lambda a, b, info: -_goal_distance(a, b))
+
+
+# The goal functions of each kind of task, by the start of its id.
+_GOALS: dict[str, Callable[[EnvSpec], GoalFunctions]] = {
+    "Fetch": _fetch_goals,
+}
+
+
+def goal_functions(spec: EnvSpec) -> GoalFunctions | None:
+    for prefix, make in _GOALS.items():
+        if spec.task_id.startswith(prefix):
+            return make(spec)
+    return None
+
+
+# --- the model of each task -----------------------------------------------------
+
+
+class GymnasiumRobotics(Family):
+    internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas", "numpy_loops"})
+    extra = "gymnasium_robotics"
+    requires = {"gymnasium_robotics": "gymnasium-robotics", "mujoco": "mujoco"}
+
+    def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
+        return {
+            **internal,
+            "mujoco_lib": mujoco_family.library_path(task_id),
+            "mujoco_model": model_path(task_id, internal["mujoco_model"]),
+            "numpy_blas": mujoco_family.numpy_blas_path(),
+            "numpy_loops": _numpy_loops.all_loops(),
+        }
+
+    def methods(self, spec: EnvSpec) -> dict[str, Callable[..., Any]]:
+        goals = goal_functions(spec)
+        if goals is None:
+            return {}
+        return {"compute_reward": goals.compute_reward, "compute_terminated": goals.compute_terminated, "compute_truncated": goals.compute_truncated}
+
+
+family = GymnasiumRobotics()
