@@ -127,6 +127,9 @@ def goal_functions(spec: EnvSpec) -> GoalFunctions | None:
 
 
 # --- the model of each task -----------------------------------------------------
+# Internal options a kind of task fills itself (a maze's generated model), by
+# the start of its id: f(task_id, config, internal) -> internal.
+_FILL: dict[str, Callable[[str, Mapping[str, Any], dict[str, Any]], dict[str, Any]]] = {}
 
 
 class GymnasiumRobotics(Family):
@@ -135,13 +138,12 @@ class GymnasiumRobotics(Family):
     requires = {"gymnasium_robotics": "gymnasium-robotics", "mujoco": "mujoco"}
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
-        return {
-            **internal,
-            "mujoco_lib": mujoco_family.library_path(task_id),
-            "mujoco_model": model_path(task_id, internal["mujoco_model"]),
-            "numpy_blas": mujoco_family.numpy_blas_path(),
-            "numpy_loops": _numpy_loops.all_loops(),
-        }
+        internal = {**internal, "mujoco_lib": mujoco_family.library_path(task_id), "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
+        for prefix, fill in _FILL.items():
+            if task_id.startswith(prefix):
+                return fill(task_id, config, internal)
+        internal["mujoco_model"] = model_path(task_id, internal["mujoco_model"])
+        return internal
 
     def methods(self, spec: EnvSpec) -> dict[str, Callable[..., Any]]:
         goals = goal_functions(spec)
