@@ -132,6 +132,85 @@ def goal_functions(spec: EnvSpec) -> GoalFunctions | None:
 _FILL: dict[str, Callable[[str, Mapping[str, Any], dict[str, Any]], dict[str, Any]]] = {}
 
 
+# --- rendering ------------------------------------------------------------------
+# render_mode="rgb_array": each env's picture is drawn by gymnasium-robotics'
+# own env of the task (its MujocoRenderer, camera and size), into which the
+# pool's env state is written first (RobotEnv::RenderState): the kinematics
+# MuJoCo's scene is built from, then qpos, qvel and the mocap bodies (a task
+# whose render() runs mj_forward, as Fetch's _render_callback does, computes
+# the same kinematics from them), then the goal the task shows.
+_KINEMATICS = mujoco_family._RENDER_FIELDS
+
+# The reference's constructor arguments of a task from its options (the
+# maze's map, say, in the reference's own form), by the start of its id.
+_REFERENCE_KWARGS: dict[str, Callable[[EnvSpec], dict[str, Any]]] = {}
+
+
+def reference_kwargs(spec: EnvSpec) -> dict[str, Any]:
+    for prefix, convert in _REFERENCE_KWARGS.items():
+        if spec.task_id.startswith(prefix):
+            return convert(spec)
+    import gymnasium
+
+    import gymnasium_robotics
+
+    gymnasium.register_envs(gymnasium_robotics)
+    registered = gymnasium.spec(reference_id(spec.task_id)).kwargs
+    return {key: spec.config[key] for key in registered if key in spec.config}
+
+
+class RobotRenderer:
+    """Draws states of one task with gymnasium-robotics' own env of it (at
+    make()'s render_width x render_height, default 480 x 480)."""
+
+    def __init__(self, spec: EnvSpec):
+        mujoco_family.gl_backend(spec.task_id)
+        import gymnasium
+
+        import gymnasium_robotics
+
+        gymnasium.register_envs(gymnasium_robotics)
+        config = spec.config
+        if config["render_camera_id"] != -1:
+            raise ValueError(f"{spec.task_id}: render_camera_id is not supported (the task's own camera is drawn, as gymnasium-robotics draws it)")
+        kwargs = reference_kwargs(spec)
+        kwargs.update(render_mode="rgb_array", width=config["render_width"] or 480, height=config["render_height"] or 480)
+        self._env = gymnasium.make(reference_id(spec.task_id), disable_env_checker=True, **kwargs).unwrapped
+        self._env.reset(seed=0)
+        model = self._env.model
+        self._slices, start = [], 0
+        for name, count, width in _KINEMATICS:
+            n = getattr(model, count) * width
+            self._slices.append((name, slice(start, start + n)))
+            start += n
+        self._kinematics = start
+        for name, n in (("qpos", model.nq), ("qvel", model.nv), ("mocap_pos", 3 * model.nmocap), ("mocap_quat", 4 * model.nmocap)):
+            self._slices.append((name, slice(start, start + n)))
+            start += n
+        self._state_size = start
+        # The model as loaded: a task's render callback moves sites in the
+        # model (Fetch's target0 to the goal, from its offset to the site's
+        # frame); the pool's envs never do, so each picture starts from it.
+        self._site_pos = np.array(model.site_pos)
+
+    def draw(self, states: np.ndarray, env_ids: np.ndarray) -> np.ndarray:
+        env = self._env
+        frames = []
+        for state in states:
+            env.model.site_pos[:] = self._site_pos
+            for name, where in self._slices:
+                if where.stop <= len(state):
+                    getattr(env.data, name).flat[:] = state[where]
+            goal = state[self._state_size :]
+            if len(goal) and hasattr(env, "goal"):
+                env.goal = np.array(goal)
+            frames.append(env.render())
+        return np.stack(frames)
+
+    def close(self) -> None:
+        self._env.close()
+
+
 class GymnasiumRobotics(Family):
     internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas", "numpy_loops"})
     extra = "gymnasium_robotics"
@@ -144,6 +223,12 @@ class GymnasiumRobotics(Family):
                 return fill(task_id, config, internal)
         internal["mujoco_model"] = model_path(task_id, internal["mujoco_model"])
         return internal
+
+    def check_render(self, spec: EnvSpec) -> None:
+        mujoco_family.gl_backend(spec.task_id)  # a clear error now if MuJoCo cannot render here
+
+    def make_renderer(self, spec: EnvSpec) -> RobotRenderer:
+        return RobotRenderer(spec)
 
     def methods(self, spec: EnvSpec) -> dict[str, Callable[..., Any]]:
         goals = goal_functions(spec)
