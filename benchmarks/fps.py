@@ -65,7 +65,8 @@ class Task:
     procgen: tuple = ()  # Procgen: (game, distribution mode), for procgen's own gym3 env
     env_id: str | None = None  # the id to make, where name is a label (a task with other options)
     # (build/compat group, module): imported before gymnasium.make, for a
-    # reference that registers its ids on import (minigrid)
+    # reference that registers its ids on import (minigrid); group "": the
+    # module installed beside envpool_lite (gymnasium_robotics)
     gymnasium_import: tuple = ()
 
     @property
@@ -175,6 +176,14 @@ TASKS = {
             gymnasium_import=("minigrid_oracle", "minigrid"),
         )
         for name in ("MiniGrid-DoorKey-8x8-v0", "MiniGrid-FourRooms-v0", "BabyAI-GoToLocal-v0")
+    },
+    # Gymnasium-Robotics 1.4.2 (goal-conditioned dict observations): the
+    # peers are EnvPool's native port (it has no AntMaze) and
+    # gymnasium-robotics' own env in a loop and in gymnasium's vector envs.
+    # Only in --full (and --tasks).
+    **{
+        name: Task(name, name, headline=(), full=((1, 1, 1), (16, 8, 2)), quick=(), steps=steps, limit_steps=steps, gymnasium_import=("", "gymnasium_robotics"))
+        for name, steps in (("FetchPush-v4", 16000), ("HandManipulateBlock-v1", 8000), ("AntMaze_UMaze-v5", 32000))
     },
     # From pixels: 84x84 frames of camera 0, drawn by each env's thread
     # (software OpenGL here). EnvPool 1.2.5's from_pixels aborts without a
@@ -398,7 +407,19 @@ def _gymnasium_atari_wrappers() -> list:
 
 
 def _gymnasium_kwargs(task: Task) -> dict:
-    if task.gymnasium_import:
+    if task.gymnasium_import and not task.gymnasium_import[0]:
+        # A reference installed beside envpool_lite (its family's extra),
+        # registered with gymnasium (and runnable on this MuJoCo).
+        import gymnasium
+
+        try:
+            gymnasium.register_envs(importlib.import_module(task.gymnasium_import[1]))
+        except ImportError:
+            raise Skip(f"{task.gymnasium_import[1]} not installed", missing=True) from None
+        from envpool_lite.families.gymnasium_robotics import patch_reference
+
+        patch_reference()
+    elif task.gymnasium_import:
         group, module = task.gymnasium_import
         root = Path(__file__).resolve().parents[1] / "build" / "compat" / group
         if not root.is_dir():

@@ -20,33 +20,13 @@ import envpool_lite
 POOL_INFO = {"env_id", "elapsed_step", "players"}
 
 
-class _IntJointTypes:
-    """The mujoco module as gymnasium_robotics.utils.mujoco_utils sees it,
-    with mjtJoint's members as plain ints.
-
-    gymnasium-robotics 1.4.2 on mujoco 3.17.0 cannot make a Fetch or Hand
-    env: mujoco_utils' set_joint_qpos (and get_joint_qpos, ...) check
-    ``assert joint_type in (mujoco.mjtJoint.mjJNT_HINGE,
-    mujoco.mjtJoint.mjJNT_SLIDE)`` with joint_type a numpy int, and mujoco
-    3.17's enums compare unequal to numpy ints from the left (which the
-    tuple's ``in`` does), so the assertion fails for every hinge and slide
-    joint. Only that check changes: the values compared are the same."""
-
-    class mjtJoint:  # noqa: N801
-        mjJNT_FREE, mjJNT_BALL, mjJNT_SLIDE, mjJNT_HINGE = 0, 1, 2, 3
-
-    def __init__(self, module: Any):
-        self._module = module
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._module, name)
-
-
 def _patch_reference() -> None:
-    from gymnasium_robotics.utils import mujoco_utils
+    """What gymnasium-robotics 1.4.2 needs to run on mujoco 3.17.0 at all
+    (envpool_lite.families.gymnasium_robotics.patch_reference, which the
+    renderer applies too), changing no arithmetic."""
+    from envpool_lite.families.gymnasium_robotics import patch_reference
 
-    if not isinstance(mujoco_utils.mujoco, _IntJointTypes):
-        mujoco_utils.mujoco = _IntJointTypes(mujoco_utils.mujoco)
+    patch_reference()
 
 
 def reference_env(task_id: str, **kwargs: Any):
