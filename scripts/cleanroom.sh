@@ -131,7 +131,7 @@ for task in ('CartPole-v1', 'FrozenLake-v1', 'LunarLander-v3', 'MiniGrid-DoorKey
     env.reset()
     env.step(env.action_space.sample())
     print(f'cleanroom: {task} runs with no extra')
-for task in ('Pong-v5', 'Basic-v1', 'HalfCheetah-v5', 'CheetahRun-v1', 'CarRacing-v3'):
+for task in ('Pong-v5', 'Basic-v1', 'HalfCheetah-v5', 'CheetahRun-v1', 'FetchPush-v4', 'CarRacing-v3'):
     try:
         envpool_lite.make(task, num_envs=2)
     except ImportError as e:

@@ -20,6 +20,7 @@ TASKS = {
     "box2d": "CarRacing-v3",
     "classic_control": "CartPole-v1",
     "dm_control": "CheetahRun-v1",
+    "gymnasium_robotics": "FetchPush-v4",
     "minigrid": "MiniGrid-DoorKey-8x8-v0",
     "mujoco": "HalfCheetah-v5",
     "procgen": "BigfishEasy-v0",
