@@ -8,7 +8,7 @@ import dm_env
 import numpy as np
 
 from envpool_lite.pool import EnvPoolBase
-from envpool_lite.spec import EnvSpec, players_type, state_type
+from envpool_lite.spec import EnvSpec, nest_keys, players_type, state_type
 
 _FIRST, _MID, _LAST = (int(t) for t in (dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST))
 
@@ -28,7 +28,8 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
 
     def __init__(self, spec: EnvSpec, render_mode: str | None = None):
         EnvPoolBase.__init__(self, spec, render_mode)
-        self._obs_names = spec.obs_keys or (spec.obs_name,)
+        # A nested dict observation's top-level keys ("a/b" keys: spec.nest_keys).
+        self._obs_names = tuple(nest_keys((k, None) for k in spec.obs_keys)) or (spec.obs_name,)
         self._observation_type = state_type((*self._obs_names, "env_id", "elapsed_step", *self._info_names, "players"))
         self._players_type = players_type()
         self.num_envs = spec.config["num_envs"]

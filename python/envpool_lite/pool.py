@@ -8,7 +8,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from envpool_lite import _core, families
-from envpool_lite.spec import EnvSpec, seeds_for
+from envpool_lite.spec import EnvSpec, nest_keys, seeds_for
 
 RENDER_MODES = ("rgb_array",)
 
@@ -111,6 +111,8 @@ class EnvPoolBase:
         self._raw_final = extra + max(len(self._obs_keys) - 1, 0)  # where SAME_STEP's final fields start
         self._obs_fields = [(k, extra + i) for i, k in enumerate(self._obs_keys[1:])]
         self._final_obs_fields = [(k, self._raw_final + 2 + self._num_info + i) for i, k in enumerate(self._obs_keys[1:])]
+        # Keys "a/b": a nested dict observation (spec.nest_keys).
+        self._nested_obs = any("/" in k for k in self._obs_keys)
         self._all_ids = np.arange(num_envs, dtype=np.int32)
         self._is_async = self._pool.batch_size < self._pool.num_envs
         # The task's own methods (goal-conditioned tasks' compute_reward).
@@ -287,12 +289,16 @@ class EnvPoolBase:
         obs = {keys[0]: raw[0]}
         for k, i in self._obs_fields:
             obs[k] = raw[i]
+        if self._nested_obs:
+            obs = nest_keys(obs.items())
         if len(raw) == final:
             return (obs, *raw[1:extra])
         # SAME_STEP: final_obs, final_elapsed_step, the final info fields
         final_obs = {keys[0]: raw[final]}
         for k, i in self._final_obs_fields:
             final_obs[k] = raw[i]
+        if self._nested_obs:
+            final_obs = nest_keys(final_obs.items())
         return (obs, *raw[1:extra], final_obs, *raw[final + 1 : final + 2 + self._num_info])
 
     def _info(self, raw) -> dict[str, Any]:

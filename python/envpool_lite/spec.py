@@ -8,7 +8,7 @@ import difflib
 import functools
 import operator
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -266,6 +266,23 @@ def _space(spec: dict) -> gymnasium.spaces.Space:
     return gymnasium.spaces.Box(low=low, high=high, shape=shape, dtype=dtype)
 
 
+def nest_keys(items: Iterable[tuple[str, Any]]) -> collections.OrderedDict:
+    """(key, value) pairs as a dict, in order, with the keys "a/b" nested:
+    {"a": {"b": value}}."""
+    out: collections.OrderedDict = collections.OrderedDict()
+    for key, value in items:
+        *path, last = key.split("/")
+        node = out
+        for part in path:
+            node = node.setdefault(part, collections.OrderedDict())
+        node[last] = value
+    return out
+
+
+def _dict_space(spaces: Mapping[str, Any]) -> gymnasium.spaces.Dict:
+    return gymnasium.spaces.Dict(collections.OrderedDict((k, _dict_space(v) if isinstance(v, Mapping) else v) for k, v in spaces.items()))
+
+
 class EnvSpec:
     """A task with its options resolved: the config, the spaces and dm_env
     specs, and EnvPool's spec surface (``action_array_spec``,
@@ -284,8 +301,11 @@ class EnvSpec:
         self.obs_name: str = self._arrays["obs"]["name"] or "obs"
         self.observation_space: gymnasium.spaces.Space
         if self.obs_keys:
-            # An OrderedDict: gymnasium's Dict would sort a dict's keys.
-            self.observation_space = gymnasium.spaces.Dict(collections.OrderedDict((a["name"], _space(a)) for a in self._arrays["obs_dict"]))
+            # An OrderedDict: gymnasium's Dict would sort a dict's keys. Keys
+            # "a/b" are key b of a dict at key a (a nested observation, as
+            # Franka Kitchen's goals are).
+            spaces = nest_keys((a["name"], _space(a)) for a in self._arrays["obs_dict"])
+            self.observation_space = _dict_space(spaces)
         else:
             self.observation_space = _space(self._arrays["obs"])
         self.action_space = _space(self._arrays["action"])
@@ -347,7 +367,7 @@ class EnvSpec:
         import dm_env.specs
 
         if self.obs_keys:
-            specs = {a["name"]: _dm_spec(a["name"], _array_spec(a)) for a in self._arrays["obs_dict"]}
+            specs = dict(nest_keys((a["name"], _dm_spec(a["name"].rsplit("/", 1)[-1], _array_spec(a))) for a in self._arrays["obs_dict"]))
         else:
             specs = {self.obs_name: _dm_spec(self.obs_name, _array_spec(self._arrays["obs"]))}
         specs["env_id"] = dm_env.specs.Array((), np.int32, name="env_id")
