@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envpool_lite import _numpy_loops
-from envpool_lite.families import Family
+from envpool_lite.families import Family, _gr_maze
 from envpool_lite.families import mujoco as mujoco_family
 
 if TYPE_CHECKING:
@@ -113,9 +113,25 @@ def _fetch_goals(spec: EnvSpec) -> GoalFunctions:
     return GoalFunctions(3, lambda a, b, info: -_goal_distance(a, b))
 
 
+def _hand_goals(spec: EnvSpec) -> GoalFunctions:
+    from envpool_lite.families._gr_hand import hand_goals  # Shadow Hand's quaternion math
+
+    return hand_goals(spec)
+
+
+def _kitchen_goals(spec: EnvSpec) -> GoalFunctions:
+    from envpool_lite.families._gr_kitchen import goals  # Franka Kitchen's dict goals
+
+    return goals(spec)
+
+
 # The goal functions of each kind of task, by the start of its id.
 _GOALS: dict[str, Callable[[EnvSpec], GoalFunctions]] = {
     "Fetch": _fetch_goals,
+    "Hand": _hand_goals,
+    "PointMaze": _gr_maze.goals,
+    "AntMaze": _gr_maze.goals,
+    "FrankaKitchen": _kitchen_goals,
 }
 
 
@@ -129,7 +145,52 @@ def goal_functions(spec: EnvSpec) -> GoalFunctions | None:
 # --- the model of each task -----------------------------------------------------
 # Internal options a kind of task fills itself (a maze's generated model), by
 # the start of its id: f(task_id, config, internal) -> internal.
-_FILL: dict[str, Callable[[str, Mapping[str, Any], dict[str, Any]], dict[str, Any]]] = {}
+_FILL: dict[str, Callable[[str, Mapping[str, Any], dict[str, Any]], dict[str, Any]]] = {
+    "PointMaze": _gr_maze.fill,
+    "AntMaze": _gr_maze.fill,
+}
+
+# The forms of a kind of task's options that users pass (a maze's map as the
+# reference's rows of cells), by the start of its id: f(task_id, kwargs) ->
+# kwargs with the typed values (Family.resolve_options).
+_RESOLVE: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
+    "PointMaze": _gr_maze.resolve,
+    "AntMaze": _gr_maze.resolve,
+}
+
+
+# --- the reference on mujoco 3.17.0 ---------------------------------------------
+
+
+class _IntJointTypes:
+    """The mujoco module as gymnasium_robotics.utils.mujoco_utils sees it,
+    with mjtJoint's members as plain ints.
+
+    gymnasium-robotics 1.4.2 on mujoco 3.17.0 cannot make a Fetch or Shadow
+    Hand env: mujoco_utils' set_joint_qpos (get_joint_qpos, ...) checks
+    ``assert joint_type in (mujoco.mjtJoint.mjJNT_HINGE,
+    mujoco.mjtJoint.mjJNT_SLIDE)`` with joint_type a numpy int, and mujoco
+    3.17's enums compare unequal to numpy ints from the left (which the
+    tuple's ``in`` does), so the assertion fails for every hinge and slide
+    joint. Only that check changes: the values compared are the same."""
+
+    class mjtJoint:  # noqa: N801
+        mjJNT_FREE, mjJNT_BALL, mjJNT_SLIDE, mjJNT_HINGE = 0, 1, 2, 3
+
+    def __init__(self, module: Any):
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, name)
+
+
+def patch_reference() -> None:
+    """Lets gymnasium-robotics' own envs run on mujoco 3.17.0 (the renderer
+    draws with them; the tests and benchmarks compare with them)."""
+    from gymnasium_robotics.utils import mujoco_utils
+
+    if not isinstance(mujoco_utils.mujoco, _IntJointTypes):
+        mujoco_utils.mujoco = _IntJointTypes(mujoco_utils.mujoco)
 
 
 # --- rendering ------------------------------------------------------------------
@@ -143,7 +204,10 @@ _KINEMATICS = mujoco_family._RENDER_FIELDS
 
 # The reference's constructor arguments of a task from its options (the
 # maze's map, say, in the reference's own form), by the start of its id.
-_REFERENCE_KWARGS: dict[str, Callable[[EnvSpec], dict[str, Any]]] = {}
+_REFERENCE_KWARGS: dict[str, Callable[[EnvSpec], dict[str, Any]]] = {
+    "PointMaze": _gr_maze.reference_kwargs,
+    "AntMaze": _gr_maze.reference_kwargs,
+}
 
 
 def reference_kwargs(spec: EnvSpec) -> dict[str, Any]:
@@ -151,7 +215,6 @@ def reference_kwargs(spec: EnvSpec) -> dict[str, Any]:
         if spec.task_id.startswith(prefix):
             return convert(spec)
     import gymnasium
-
     import gymnasium_robotics
 
     gymnasium.register_envs(gymnasium_robotics)
@@ -166,10 +229,10 @@ class RobotRenderer:
     def __init__(self, spec: EnvSpec):
         mujoco_family.gl_backend(spec.task_id)
         import gymnasium
-
         import gymnasium_robotics
 
         gymnasium.register_envs(gymnasium_robotics)
+        patch_reference()
         config = spec.config
         if config["render_camera_id"] != -1:
             raise ValueError(f"{spec.task_id}: render_camera_id is not supported (the task's own camera is drawn, as gymnasium-robotics draws it)")
@@ -215,6 +278,12 @@ class GymnasiumRobotics(Family):
     internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas", "numpy_loops"})
     extra = "gymnasium_robotics"
     requires = {"gymnasium_robotics": "gymnasium-robotics", "mujoco": "mujoco"}
+
+    def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        for prefix, resolve in _RESOLVE.items():
+            if task_id.startswith(prefix):
+                return resolve(task_id, kwargs)
+        return kwargs
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         internal = {**internal, "mujoco_lib": mujoco_family.library_path(task_id), "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
