@@ -27,7 +27,9 @@ def gl_available() -> bool:
         return False
 
 
-RENDERED = ["FetchPush-v4", "FetchReach-v1"]
+# A moved goal site (Fetch), touch sites coloured by the sensors (Hand), a
+# free camera aimed per env (AntMaze), a maze.
+RENDERED = ["FetchPush-v4", "FetchReach-v1", "HandManipulateBlockRotateZ_BooleanTouchSensors-v1", "HandReach-v3", "AntMaze_UMaze-v5", "PointMaze_UMaze-v3"]
 
 
 @pytest.mark.parametrize("task_id", RENDERED)

@@ -260,7 +260,7 @@ inline void AddMazeOptions(Config* c, const StringList& maze_map,
 }
 
 // What the renderer draws from (RobotEnv::RenderState's layout: the
-// kinematics, qpos, qvel, no mocap bodies, then the goal).
+// kinematics, qpos, qvel, no mocap bodies, ctrl, then the goal).
 inline std::vector<double> MazeRenderState(const mjModel* m, const mjData* d,
                                            const XY& goal) {
   std::vector<double> out;
@@ -280,6 +280,7 @@ inline std::vector<double> MazeRenderState(const mjModel* m, const mjData* d,
   add(d->light_xdir, 3 * m->nlight);
   add(d->qpos, m->nq);
   add(d->qvel, m->nv);
+  add(d->ctrl, m->nu);
   add(goal.data(), 2);
   return out;
 }

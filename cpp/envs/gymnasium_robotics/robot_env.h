@@ -302,6 +302,9 @@ class RobotEnv : public Env {
     add(d->qvel, m->nv);
     add(d->mocap_pos, 3 * m->nmocap);
     add(d->mocap_quat, 4 * m->nmocap);
+    // ctrl: a render callback's mj_forward computes the touch sensors (the
+    // Shadow Hand's touch sites are coloured by them) from it too.
+    add(d->ctrl, m->nu);
     add(goal_.data(), static_cast<int>(goal_.size()));
     return out;
   }

@@ -214,12 +214,10 @@ def reference_kwargs(spec: EnvSpec) -> dict[str, Any]:
     for prefix, convert in _REFERENCE_KWARGS.items():
         if spec.task_id.startswith(prefix):
             return convert(spec)
-    import gymnasium
-    import gymnasium_robotics
+    # The task's own options are the reference constructor's arguments.
+    from envpool_lite.spec import POOL_DEFAULTS, RENDER_DEFAULTS
 
-    gymnasium.register_envs(gymnasium_robotics)
-    registered = gymnasium.spec(reference_id(spec.task_id)).kwargs
-    return {key: spec.config[key] for key in registered if key in spec.config}
+    return {key: value for key, value in spec.config.items() if key not in POOL_DEFAULTS and key not in RENDER_DEFAULTS and key != "max_episode_steps"}
 
 
 class RobotRenderer:
@@ -247,7 +245,7 @@ class RobotRenderer:
             self._slices.append((name, slice(start, start + n)))
             start += n
         self._kinematics = start
-        for name, n in (("qpos", model.nq), ("qvel", model.nv), ("mocap_pos", 3 * model.nmocap), ("mocap_quat", 4 * model.nmocap)):
+        for name, n in (("qpos", model.nq), ("qvel", model.nv), ("mocap_pos", 3 * model.nmocap), ("mocap_quat", 4 * model.nmocap), ("ctrl", model.nu)):
             self._slices.append((name, slice(start, start + n)))
             start += n
         self._state_size = start
@@ -256,10 +254,20 @@ class RobotRenderer:
         # frame); the pool's envs never do, so each picture starts from it.
         self._site_pos = np.array(model.site_pos)
 
+        self._lookat: dict[int, np.ndarray] = {}  # per env: its free camera's point, from its first render
+        self._viewer_cam = None  # the reference renderer's camera, once its viewer exists
+
+    def _renderer(self):
+        """The reference's MujocoRenderer (a maze's or Kitchen's is its inner env's)."""
+        env = self._env
+        for inner in ("point_env", "ant_env", "robot_env"):
+            env = getattr(env, inner, env)
+        return env.mujoco_renderer
+
     def draw(self, states: np.ndarray, env_ids: np.ndarray) -> np.ndarray:
         env = self._env
         frames = []
-        for state in states:
+        for state, env_id in zip(states, env_ids):
             env.model.site_pos[:] = self._site_pos
             for name, where in self._slices:
                 if where.stop <= len(state):
@@ -267,7 +275,20 @@ class RobotRenderer:
             goal = state[self._state_size :]
             if len(goal) and hasattr(env, "goal"):
                 env.goal = np.array(goal)
+            # gymnasium's free camera (a task with no lookat in its camera
+            # config) looks at the median of the geoms' positions when the
+            # env is first drawn, and keeps that point: each env keeps its
+            # own, taken at its first render() (as the mujoco family's).
+            renderer = self._renderer()
+            lookat = self._lookat.get(int(env_id))
+            if lookat is None and self._viewer_cam is not None and "lookat" not in (renderer.default_cam_config or {}):
+                lookat = np.median(env.data.geom_xpos, axis=0)
+            if lookat is not None and self._viewer_cam is not None:
+                self._viewer_cam.lookat[:] = lookat
             frames.append(env.render())
+            if self._viewer_cam is None:
+                self._viewer_cam = renderer.viewer.cam
+            self._lookat.setdefault(int(env_id), np.array(self._viewer_cam.lookat))
         return np.stack(frames)
 
     def close(self) -> None:
