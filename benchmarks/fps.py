@@ -334,6 +334,8 @@ def run_envpool(task: Task, cfg: Config, steps: int) -> float:
         # Measured here: its make() aborts the process ("an OpenGL platform
         # library has not been loaded") where it has no GL context of its own.
         raise Skip("EnvPool 1.2.5's from_pixels aborts without an OpenGL context")
+    if task.make_id not in envpool.list_all_envs():
+        raise Skip(f"EnvPool {getattr(envpool, '__version__', '')} has no {task.make_id}")
     with _scratch_cwd(task.vizdoom_gym_id is not None):  # its ViZDoom engines write _vizdoom files there
         return _run_envpool(envpool, task, cfg, steps)
 
