@@ -12,9 +12,10 @@ achieves later ("future" strategy); the reward of the new goal is
 ``env.compute_reward(achieved_goal, goal, info)``. Observations and goals are
 normalised by running statistics (clipped at 5), the actor's actions get
 Gaussian noise plus a fraction of uniformly random actions, targets move by
-Polyak averaging, and the critic's target is clipped to [-1 / (1 - gamma), 0]
-(every reward is in [-1, 0]). Stops when the deterministic policy's success
-rate over ``--eval-envs`` episodes reaches ``--target-success``.
+Polyak averaging, and the critic's target is clipped to the returns the
+rewards seen allow ([-1 / (1 - gamma), 0] for Fetch's rewards in [-1, 0]).
+Stops when the deterministic policy's success rate over ``--eval-envs``
+episodes reaches ``--target-success``.
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ class Agent:
         self.critic_target.load_state_dict(self.critic.state_dict())
         self.actor_opt = torch.optim.Adam(self.actor.parameters(), lr=args.lr_actor)
         self.critic_opt = torch.optim.Adam(self.critic.parameters(), lr=args.lr_critic)
+        self.reward_low, self.reward_high = 0.0, 0.0
 
     def inputs(self, obs: np.ndarray, goal: np.ndarray) -> torch.Tensor:
         obs = np.clip(obs, -self.args.clip_obs, self.args.clip_obs)
@@ -120,9 +122,13 @@ class Agent:
         x_next = self.inputs(batch["obs_next"], batch["goal"])
         actions = torch.as_tensor(batch["action"])
         rewards = torch.as_tensor(batch["reward"], dtype=torch.float32).unsqueeze(1)
+        # Returns lie between the smallest and largest reward seen over
+        # 1 - gamma ([-1/(1-gamma), 0] for Fetch's sparse rewards).
+        self.reward_low = min(self.reward_low, float(rewards.min()))
+        self.reward_high = max(self.reward_high, float(rewards.max()))
         with torch.no_grad():
             q_next = self.critic_target(torch.cat([x_next, self.actor_target(x_next)], 1))
-            target = (rewards + args.gamma * q_next).clamp(-1.0 / (1.0 - args.gamma), 0.0)
+            target = (rewards + args.gamma * q_next).clamp(self.reward_low / (1.0 - args.gamma), self.reward_high / (1.0 - args.gamma))
         critic_loss = (self.critic(torch.cat([x, actions], 1)) - target).pow(2).mean()
         self.critic_opt.zero_grad()
         critic_loss.backward()
@@ -191,7 +197,8 @@ def run_episodes(pool, agent: Agent, horizon: int, explore: bool, rng: np.random
         actions.append(action)
     stack = lambda xs: np.stack(xs, 1)  # noqa: E731
     assert np.all(info["elapsed_step"] == horizon) or n == 0
-    return stack(observations), stack(achieved), stack(goals), stack(actions), info["is_success"].astype(float)
+    success = info["is_success"] if "is_success" in info else info["success"]  # Fetch and Hand / the mazes
+    return stack(observations), stack(achieved), stack(goals), stack(actions), success.astype(float)
 
 
 def main(args: Args) -> dict[str, float]:
