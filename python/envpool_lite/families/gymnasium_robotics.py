@@ -236,9 +236,10 @@ class RobotRenderer:
             raise ValueError(f"{spec.task_id}: render_camera_id is not supported (the task's own camera is drawn, as gymnasium-robotics draws it)")
         kwargs = reference_kwargs(spec)
         kwargs.update(render_mode="rgb_array", width=config["render_width"] or 480, height=config["render_height"] or 480)
-        self._env = gymnasium.make(reference_id(spec.task_id), disable_env_checker=True, **kwargs).unwrapped
-        self._env.reset(seed=0)
-        model = self._env.model
+        env: Any = gymnasium.make(reference_id(spec.task_id), disable_env_checker=True, **kwargs).unwrapped
+        env.reset(seed=0)
+        self._env = env
+        model = env.model
         self._slices, start = [], 0
         for name, count, width in _KINEMATICS:
             n = getattr(model, count) * width
@@ -255,7 +256,7 @@ class RobotRenderer:
         self._site_pos = np.array(model.site_pos)
 
         self._lookat: dict[int, np.ndarray] = {}  # per env: its free camera's point, from its first render
-        self._viewer_cam = None  # the reference renderer's camera, once its viewer exists
+        self._viewer_cam: Any = None  # the reference renderer's camera, once its viewer exists
 
     def _renderer(self):
         """The reference's MujocoRenderer (a maze's or Kitchen's is its inner env's)."""
