@@ -73,6 +73,9 @@ if [ "$version" != 3.11 ]; then
   if ! $venv/bin/python -c "import dm_control" >/dev/null 2>&1; then
     $venv/bin/python -m pip install -q --no-deps "$(grep -o '"dm_control==[0-9.]*' pyproject.toml | head -1 | tr -d '"')"
   fi
+  # Meta-World's models: metaworld without its dependencies (it pins the
+  # MuJoCo its family brings itself; python/envpool_lite/families/metaworld.py).
+  $venv/bin/python -m pip install -q --no-deps "$(grep -o 'metaworld==[0-9.]*' pyproject.toml | head -1)"
   exit 0
 fi
 # Build requirements live in the venv so rebuilds are incremental
@@ -99,3 +102,6 @@ if $venv/bin/python -m pip show -q pygame >/dev/null 2>&1; then
   $venv/bin/python -m pip install -q --force-reinstall --no-deps "$(grep -o '"pygame-ce==[^"]*"' pyproject.toml | head -1 | tr -d '"')"
 fi
 $venv/bin/python -m pip install -q --no-build-isolation -e ".[all,test,bench,trainers,ray,lint]"
+# Meta-World's models: metaworld without its dependencies (it pins the
+# MuJoCo its family brings itself; python/envpool_lite/families/metaworld.py).
+$venv/bin/python -m pip install -q --no-deps "$(grep -o 'metaworld==[0-9.]*' pyproject.toml | head -1)"

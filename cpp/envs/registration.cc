@@ -12,6 +12,7 @@ void RegisterBox2d(Registry& registry);
 void RegisterClassicControl(Registry& registry);
 void RegisterDmControl(Registry& registry);
 void RegisterGymnasiumRobotics(Registry& registry);
+void RegisterMetaworld(Registry& registry);
 void RegisterMinigrid(Registry& registry);
 void RegisterMujoco(Registry& registry);
 void RegisterProcgen(Registry& registry);
@@ -31,6 +32,10 @@ void RegisterAllEnvs(Registry& registry) {
   registry.AddFamily("mujoco", RegisterMujoco);
   registry.AddFamily("dm_control", RegisterDmControl);
   registry.AddFamily("gymnasium_robotics", RegisterGymnasiumRobotics);
+#endif
+#ifdef ENVPOOL_LITE_METAWORLD
+  // In libenvpool_lite_metaworld.so, on its own MuJoCo (CMakeLists.txt).
+  registry.AddFamily("metaworld", RegisterMetaworld);
 #endif
 #ifdef ENVPOOL_LITE_BOX2D
   registry.AddFamily("box2d", RegisterBox2d);

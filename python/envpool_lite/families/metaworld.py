@@ -1,0 +1,67 @@
+"""The metaworld family (cpp/envs/metaworld/): metaworld 3.1.1's v3 tasks,
+bit-exact with metaworld on the MuJoCo it pins (3.3.0), while the other
+MuJoCo families run on the mujoco package's version in the same process.
+
+The C++ envs are built against MuJoCo 3.3.0's headers into a library of
+their own (libenvpool_lite_metaworld.so) and load MuJoCo 3.3.0's library,
+which the build fetched from the mujoco==3.3.0 wheel by name and put into
+this package (envpool_lite/_mujoco/). The models and meshes are read from
+the installed metaworld package, which is installed without its
+dependencies (``pip install --no-deps metaworld==3.1.1``): its own
+requirement, mujoco==3.3.0, would replace the mujoco the other families need,
+and none of its Python runs here."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from envpool_lite import _core, _numpy_loops
+from envpool_lite.families import Family
+from envpool_lite.families import mujoco as mujoco_family
+
+# The MuJoCo metaworld 3.1.1 pins, which the build fetches
+# (CMakeLists.txt: envpool_lite_mujoco_version(3.3.0 ...)).
+MUJOCO_VERSION = "3.3.0"
+METAWORLD_VERSION = "3.1.1"
+INSTALL = f"pip install --no-deps metaworld=={METAWORLD_VERSION}"
+
+
+def library_path(task_id: str) -> str:
+    """MuJoCo 3.3.0's library, inside this package (beside _core)."""
+    here = os.path.dirname(os.path.abspath(_core.__file__))
+    path = os.path.join(here, "_mujoco", f"libmujoco.so.{MUJOCO_VERSION}")
+    if not os.path.exists(path):
+        raise ImportError(f"{task_id}: this build of envpool_lite has no MuJoCo {MUJOCO_VERSION} ({path} is missing: the build could not fetch the mujoco=={MUJOCO_VERSION} wheel)")
+    return path
+
+
+def assets_dir(task_id: str) -> str:
+    """metaworld's models and meshes (metaworld/assets), found without
+    importing metaworld."""
+    spec = importlib.util.find_spec("metaworld")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(
+            f"{task_id} needs metaworld's models, and metaworld is not installed: {INSTALL} (without its dependencies: it pins mujoco=={MUJOCO_VERSION}, and envpool_lite brings that MuJoCo itself)",
+            name="metaworld",
+        )
+    return os.path.join(list(spec.submodule_search_locations)[0], "assets")
+
+
+class Metaworld(Family):
+    internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas", "numpy_loops"})
+    extra = "metaworld"
+    # metaworld itself is installed with --no-deps (see above), so the extra
+    # cannot name it: make() checks for it (assets_dir) and says how.
+    requires: Mapping[str, str] = {}
+
+    def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
+        model = os.path.join(assets_dir(task_id), internal["mujoco_model"])
+        if not os.path.exists(model):
+            raise FileNotFoundError(f"{task_id}: model file {model} does not exist (metaworld=={METAWORLD_VERSION} has it)")
+        return {**internal, "mujoco_lib": library_path(task_id), "mujoco_model": model, "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
+
+
+family = Metaworld()
