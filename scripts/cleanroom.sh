@@ -150,6 +150,11 @@ EOF"
     echo "cleanroom: $(run "$venv/bin/python -c \"import envpool_lite; envpool_lite.make('CheetahRun-v1')\"" 2>&1 | tail -1)"
     run "$venv/bin/pip install -q --no-deps $dm_control"
   fi
+  # Meta-World's models, as make() of a Meta-World task says: metaworld
+  # without its dependencies (its mujoco pin; the wheel carries its MuJoCo).
+  metaworld=$(grep -o 'metaworld==[0-9.]*' pyproject.toml | head -1)
+  echo "cleanroom: $(run "$venv/bin/python -c \"import envpool_lite; envpool_lite.make('reach-v3')\"" 2>&1 | tail -1)"
+  run "$venv/bin/pip install -q --no-deps $metaworld"
   run "PY=$venv/bin/python bash scripts/setup_compat.sh"
   echo "cleanroom: installed in $((SECONDS - start)) s"
 

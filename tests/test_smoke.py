@@ -21,6 +21,7 @@ TASKS = {
     "classic_control": "CartPole-v1",
     "dm_control": "CheetahRun-v1",
     "gymnasium_robotics": "FetchPush-v4",
+    "metaworld": "reach-v3",
     "minigrid": "MiniGrid-DoorKey-8x8-v0",
     "mujoco": "HalfCheetah-v5",
     "procgen": "BigfishEasy-v0",

@@ -1,0 +1,200 @@
+"""Meta-World's own envs, stepped through given actions: the reference side of
+tests/mw_alignment.py, run in a subprocess with
+PYTHONPATH=build/compat/metaworld_oracle (metaworld 3.1.1 on the mujoco it
+pins, 3.3.0, which shadows the venv's; numpy, scipy and gymnasium are the
+venv's own).
+
+    python tests/mw_reference.py request.npz result.npz
+
+request.npz: env_name (str), seeds (int64 [n]), max_episode_steps (int64,
+-1 for metaworld's default), reward_function_version (str: "v2" or "v1"),
+and actions_<i> (float32 [T_i, 4]), the actions env i receives, in order.
+
+Env i is `metaworld.make_mt_envs(env_name, seed=seeds[i],
+max_episode_steps=..., reward_function_version=...)` (MT1: its 50 goals,
+partially_observable=False, a task drawn at each reset from the env's
+np_random, TimeLimit), reset once without a seed (the seed is given at
+construction, as make_mt_envs does). Then for each action: if the previous
+row ended an episode (terminated or truncated) the env is reset() and the row
+records the reset observation (the action is not used, as the pool's
+NEXT_STEP auto-reset ignores it), else the row records step(action).
+
+result.npz, for env i (rows k = 0 .. T_i - 1, one per action):
+  env<i>__first_obs       float64 [39]     the observation of the first reset
+  env<i>__first_rand_vec  float64 [d]      the task's goal vector at that reset
+  env<i>__obs             float64 [T, 39]
+  env<i>__reward          float64 [T]      (0 on reset rows)
+  env<i>__reward_type     str [T]          the reward's Python type per row
+                                           ("float", "float32", "float64";
+                                           "" on reset rows)
+  env<i>__terminated, env<i>__truncated, env<i>__is_reset   bool [T]
+  env<i>__elapsed         int64 [T]        TimeLimit's step count after the row
+                                           (0 on reset rows)
+  env<i>__rand_vec        float64 [T, d]   the goal vector drawn at a reset
+                                           row (NaN elsewhere)
+  env<i>__info__<key>     float64 [T]      each of the env's own info fields
+                                           (NaN on reset rows): bool, int,
+                                           float32 and float values are all
+                                           exact in float64
+  env<i>__info_type__<key> str [T]         its Python type per row ("" on
+                                           reset rows)
+and for all envs:
+  env_info_keys           str [k]  the keys of the unwrapped env's step info
+  wrapper_info_keys       str [m]  the keys metaworld's wrappers added to it
+                                   (RecordEpisodeStatistics' "episode" at
+                                   episode ends): not part of the env
+  reset_info_keys         str [r]  the keys of reset()'s info (none)
+  versions                str [3]  metaworld, mujoco, numpy
+  make_seconds            float64 [n]  time to make each env
+  step_seconds            float64 [n]  time of each env's loop (resets
+                                       included)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+
+import numpy as np
+
+
+def _load_request(path: str) -> dict:
+    with np.load(path, allow_pickle=False) as request:
+        seeds = [int(s) for s in request["seeds"]]
+        return {
+            "env_name": str(request["env_name"]),
+            "seeds": seeds,
+            "max_episode_steps": int(request["max_episode_steps"]),
+            "reward_function_version": str(request["reward_function_version"]),
+            "actions": [np.asarray(request[f"actions_{i}"], dtype=np.float32) for i in range(len(seeds))],
+        }
+
+
+def make_reference(env_name: str, seed: int, max_episode_steps: int | None, reward_function_version: str):
+    """metaworld's MT1 env of env_name, as make_mt_envs makes it."""
+    import metaworld
+
+    kwargs = {"reward_function_version": reward_function_version}
+    if max_episode_steps is not None:
+        kwargs["max_episode_steps"] = max_episode_steps
+    return metaworld.make_mt_envs(env_name, seed=seed, **kwargs)
+
+
+def _time_limit(env):
+    import gymnasium
+
+    while not isinstance(env, gymnasium.wrappers.TimeLimit):
+        env = env.env
+    return env
+
+
+def run_env(env, actions: np.ndarray, env_keys: set[str], wrapper_keys: set[str], reset_keys: set[str]) -> dict[str, np.ndarray]:
+    """Steps one reference env through actions (see the module's doc)."""
+    inner = env.unwrapped
+    limit = _time_limit(env)
+    seen: list[list[str]] = []
+    step = inner.step
+
+    def recording_step(action):
+        # The unwrapped env's own info keys, before the wrappers add theirs
+        # (they add to the same dict); the arithmetic is untouched.
+        result = step(action)
+        seen.append(list(result[4]))
+        return result
+
+    inner.step = recording_step
+    steps = len(actions)
+    obs0, info0 = env.reset()
+    reset_keys.update(info0)
+    dim = np.asarray(inner._last_rand_vec).size
+    out: dict[str, np.ndarray] = {
+        "first_obs": np.asarray(obs0, dtype=np.float64).copy(),
+        "first_rand_vec": np.asarray(inner._last_rand_vec, dtype=np.float64).copy(),
+        "obs": np.zeros((steps, np.asarray(obs0).size), np.float64),
+        "reward": np.zeros(steps, np.float64),
+        "terminated": np.zeros(steps, bool),
+        "truncated": np.zeros(steps, bool),
+        "is_reset": np.zeros(steps, bool),
+        "elapsed": np.zeros(steps, np.int64),
+        "rand_vec": np.full((steps, dim), np.nan),
+    }
+    reward_type = [""] * steps
+    info: dict[str, np.ndarray] = {}
+    info_type: dict[str, list[str]] = {}
+    done = False
+    for k, action in enumerate(actions):
+        if done:
+            obs, reset_info = env.reset()
+            reset_keys.update(reset_info)
+            out["obs"][k] = obs
+            out["is_reset"][k] = True
+            out["rand_vec"][k] = inner._last_rand_vec
+            done = False
+            continue
+        obs, reward, terminated, truncated, step_info = env.step(action.copy())
+        own = seen.pop()
+        env_keys.update(own)
+        wrapper_keys.update(set(step_info) - set(own))
+        out["obs"][k] = obs
+        out["reward"][k] = reward
+        reward_type[k] = type(reward).__name__
+        out["terminated"][k] = terminated
+        out["truncated"][k] = truncated
+        out["elapsed"][k] = limit._elapsed_steps
+        for key in own:
+            if key not in info:
+                info[key] = np.full(steps, np.nan)
+                info_type[key] = [""] * steps
+            info[key][k] = step_info[key]
+            info_type[key][k] = type(step_info[key]).__name__
+        done = bool(terminated) or bool(truncated)
+    inner.step = step
+    out["reward_type"] = np.array(reward_type)
+    for key in info:
+        out[f"info__{key}"] = info[key]
+        out[f"info_type__{key}"] = np.array(info_type[key])
+    return out
+
+
+def main(request_path: str, result_path: str) -> None:
+    warnings.simplefilter("ignore")
+    import metaworld
+    import mujoco
+
+    request = _load_request(request_path)
+    limit = request["max_episode_steps"]
+    result: dict[str, np.ndarray] = {}
+    env_keys: set[str] = set()
+    wrapper_keys: set[str] = set()
+    reset_keys: set[str] = set()
+    make_seconds, step_seconds = [], []
+    for i, (seed, actions) in enumerate(zip(request["seeds"], request["actions"])):
+        assert actions.ndim == 2 and actions.shape[1] == 4, f"actions_{i} has shape {actions.shape}, not [T, 4]"
+        start = time.perf_counter()
+        env = make_reference(request["env_name"], seed, None if limit < 0 else limit, request["reward_function_version"])
+        make_seconds.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        out = run_env(env, actions, env_keys, wrapper_keys, reset_keys)
+        step_seconds.append(time.perf_counter() - start)
+        env.close()
+        result.update({f"env{i}__{name}": value for name, value in out.items()})
+    result["env_info_keys"] = np.array(sorted(env_keys), dtype=str)
+    result["wrapper_info_keys"] = np.array(sorted(wrapper_keys), dtype=str)
+    result["reset_info_keys"] = np.array(sorted(reset_keys), dtype=str)
+    result["versions"] = np.array([metaworld.__version__ if hasattr(metaworld, "__version__") else _dist_version("metaworld"), mujoco.__version__, np.__version__])
+    result["make_seconds"] = np.array(make_seconds)
+    result["step_seconds"] = np.array(step_seconds)
+    np.savez(result_path, **result)
+
+
+def _dist_version(name: str) -> str:
+    from importlib.metadata import version
+
+    return version(name)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: python tests/mw_reference.py request.npz result.npz")
+    main(sys.argv[1], sys.argv[2])
