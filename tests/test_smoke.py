@@ -30,7 +30,9 @@ TASKS = {
     "vizdoom": "D1Basic-v1",
 }
 # The families whose tasks draw (render_mode="rgb_array").
-NO_PICTURES = {"testing"}
+# Meta-World's render() is not built yet (issue 41): its pictures need
+# MuJoCo 3.3.0's renderer, which the mujoco package (3.17.0) is not.
+NO_PICTURES = {"testing", "metaworld"}
 
 
 def test_every_family_has_a_smoke_task():

@@ -16,11 +16,14 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envpool_lite import _core, _numpy_loops
 from envpool_lite.families import Family
 from envpool_lite.families import mujoco as mujoco_family
+
+if TYPE_CHECKING:
+    from envpool_lite.spec import EnvSpec
 
 # The MuJoCo metaworld 3.1.1 pins, which the build fetches
 # (CMakeLists.txt: envpool_lite_mujoco_version(3.3.0 ...)).
@@ -62,6 +65,9 @@ class Metaworld(Family):
         if not os.path.exists(model):
             raise FileNotFoundError(f"{task_id}: model file {model} does not exist (metaworld=={METAWORLD_VERSION} has it)")
         return {**internal, "mujoco_lib": library_path(task_id), "mujoco_model": model, "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
+
+    def check_render(self, spec: EnvSpec) -> None:
+        raise ValueError(f"{spec.task_id}: render() of the Meta-World tasks is not built yet (their pictures need MuJoCo {MUJOCO_VERSION}'s renderer, and the mujoco package here is another version)")
 
 
 family = Metaworld()
