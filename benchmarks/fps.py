@@ -62,6 +62,7 @@ class Task:
     vizdoom_gym_id: str | None = None  # vizdoom's own gymnasium env, if any
     atari_game: str | None = None  # Atari: the ROM id, for ale-py's peers
     dm_control: tuple = ()  # dm_control: (domain, task), for dm_control's own loop
+    metaworld: str = ""  # Meta-World: metaworld's env name, for metaworld's own loop (in its own venv)
     procgen: tuple = ()  # Procgen: (game, distribution mode), for procgen's own gym3 env
     env_id: str | None = None  # the id to make, where name is a label (a task with other options)
     # (build/compat group, module): imported before gymnasium.make, for a
@@ -184,6 +185,15 @@ TASKS = {
     **{
         name: Task(name, name, headline=(), full=((1, 1, 1), (16, 8, 2)), quick=(), steps=steps, limit_steps=steps, gymnasium_import=("", "gymnasium_robotics"))
         for name, steps in (("FetchPush-v4", 16000), ("HandManipulateBlock-v1", 8000), ("AntMaze_UMaze-v5", 32000))
+    },
+    # Meta-World on MuJoCo 3.3.0 (what metaworld 3.1.1 pins): the peers are
+    # EnvPool's port (its MetaWorld/<Task>-v3 ids, the same ids here) and
+    # metaworld's own MT1 env in a loop, in its own environment
+    # (build/compat/metaworld_oracle, a subprocess). Only in --full (and
+    # --tasks).
+    **{
+        name: Task(name, None, headline=(), full=((1, 1, 1), (16, 8, 2)), quick=(), steps=steps, limit_steps=steps, metaworld=env_name)
+        for name, env_name, steps in (("MetaWorld/Reach-v3", "reach-v3", 32000), ("MetaWorld/PickPlace-v3", "pick-place-v3", 16000))
     },
     # From pixels: 84x84 frames of camera 0, drawn by each env's thread
     # (software OpenGL here). EnvPool 1.2.5's from_pixels aborts without a
@@ -490,6 +500,43 @@ def run_dm_control_loop(task: Task, cfg: Config, steps: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
+_METAWORLD_LOOP = """
+import sys, time, warnings
+import numpy as np
+warnings.simplefilter("ignore")
+import metaworld
+name, steps = sys.argv[1], int(sys.argv[2])
+env = metaworld.make_mt_envs(name, seed=0)
+actions = np.random.default_rng(0).uniform(-1, 1, (1024, 4)).astype(np.float32)
+env.reset()
+start = time.perf_counter()
+for i in range(steps):
+    _, _, term, trunc, _ = env.step(actions[i % 1024])
+    if term or trunc:
+        env.reset()
+print(steps / (time.perf_counter() - start))
+"""
+
+
+def run_metaworld_loop(task: Task, cfg: Config, steps: int) -> float:
+    """metaworld's own MT1 env in a Python for-loop (one env), on mujoco
+    3.3.0 from build/compat/metaworld_oracle (scripts/setup_compat.sh), in
+    a subprocess: that MuJoCo cannot be imported beside the venv's. The rate
+    is measured inside the subprocess, without its start."""
+    if not task.metaworld:
+        raise Skip("not a Meta-World task")
+    if cfg.num_envs != 1:
+        raise Skip("a single env loop")
+    root = Path(__file__).resolve().parents[1] / "build" / "compat" / "metaworld_oracle"
+    if not (root / "metaworld").is_dir():
+        raise Skip(f"metaworld 3.1.1 not installed in {root} (bash scripts/setup_compat.sh)", missing=True)
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(root))
+    out = subprocess.run([sys.executable, "-c", _METAWORLD_LOOP, task.metaworld, str(steps)], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def _run_gymnasium_vector(mode: str, task: Task, cfg: Config, steps: int) -> float:
     if task.gymnasium_id is None:
         raise Skip("no gymnasium implementation")
@@ -654,6 +701,7 @@ SYSTEMS: dict[str, Callable[[Task, Config, int], float]] = {
     "ale_vector": run_ale_vector,
     "dm_control_loop": run_dm_control_loop,
     "procgen_gym3": run_procgen_gym3,
+    "metaworld_loop": run_metaworld_loop,
     # The distributed pool (make(..., num_workers=K)) on a local Ray cluster:
     # not in the default run (it needs the [ray] extra and measures Ray's
     # overhead rather than a peer); ask for it with --systems.
