@@ -21,14 +21,27 @@ def reference(domain: str, task: str, seed: int, time_limit: float | None = None
 
 
 def assert_aligned(
-    task_id: str, domain: str, task: str, steps: int, num_envs: int = 2, seed: int = 3, time_limit: float | None = None, environment_kwargs: dict | None = None, action_scale: float = 1.0
+    task_id: str,
+    domain: str,
+    task: str,
+    steps: int,
+    num_envs: int = 2,
+    seed: int = 3,
+    time_limit: float | None = None,
+    environment_kwargs: dict | None = None,
+    action_scale: float = 1.0,
+    max_episode_steps: int | None = None,
 ) -> dict:
     """Steps a pool of num_envs envs and their references with the same
     random actions (uniform in the action spec's bounds, times action_scale,
     clipped to +-1 where unbounded) and asserts every field equal. Returns
     counts: episodes ended by the time limit and by termination."""
     options: dict = {}
-    if time_limit is not None:
+    if max_episode_steps is not None:
+        # EnvPool's option on the pool; dm_control's time_limit (given) on
+        # the reference.
+        options["max_episode_steps"] = max_episode_steps
+    elif time_limit is not None:
         options["task_kwargs"] = {"time_limit": time_limit}
     if environment_kwargs:
         options["environment_kwargs"] = environment_kwargs

@@ -4,6 +4,8 @@ domains: tests/test_dm_control_*.py)."""
 
 from __future__ import annotations
 
+import math
+
 import gymnasium
 import numpy as np
 import pytest
@@ -25,6 +27,74 @@ def test_cheetah_full_episode_and_auto_reset():
     """The task's own 1000-step limit, then the next episode."""
     counts = assert_aligned("CheetahRun-v1", "cheetah", "run", steps=1010, num_envs=1, seed=11)
     assert counts["truncated"] == 1
+
+
+def _steps_of_time_limit(n: int, control_timestep: float) -> int:
+    """dm_control's episode length for time_limit = n * control_timestep:
+    its Environment stops at the first step count >= time_limit /
+    control_timestep, computed in floating point."""
+    return math.ceil(n * control_timestep / control_timestep)
+
+
+def test_envpool_max_episode_steps():
+    """EnvPool's max_episode_steps=n: n steps, the last one LAST with
+    discount 1 (a truncation), then an auto-reset; the same episode as
+    dm_control's time_limit = n * control_timestep where that gives n steps
+    (CheetahRun: 0.01 s)."""
+    n = next(n for n in range(30, 60) if _steps_of_time_limit(n, 0.01) == n)
+    counts = assert_aligned("CheetahRun-v1", "cheetah", "run", steps=2 * n + 5, time_limit=n * 0.01, max_episode_steps=n)
+    assert counts["truncated"] == 2 * 2
+
+
+def test_max_episode_steps_counts_steps_where_time_limit_rounds_up():
+    """max_episode_steps=7: 7 * 0.01 / 0.01 is 7.000000000000001 in floating
+    point, so dm_control's time_limit=0.07 runs 8 steps; EnvPool's option
+    (followed here) means 7. The first 7 steps are the same."""
+    n = 7
+    assert _steps_of_time_limit(n, 0.01) == n + 1
+    env = envpool_lite.make_dm("CheetahRun-v1", num_envs=1, seed=4, max_episode_steps=n)
+    ref = reference("cheetah", "run", 4, time_limit=n * 0.01)
+    ts, rts = env.reset(), ref.reset()
+    action = np.zeros((1, 6))
+    for t in range(1, n + 1):
+        ts, rts = env.step(action), ref.step(action[0])
+        assert np.array_equal(ts.observation.position[0], rts.observation["position"]) and ts.reward[0] == rts.reward
+        assert int(ts.step_type[0]) == (2 if t == n else 1)
+    assert int(ts.discount[0]) == 1
+    assert not ref.step(action[0]).first() and ref._step_count == n + 1  # dm_control's extra step
+    env.close()
+
+
+def test_max_episode_steps_faces_and_errors():
+    gym_env = envpool_lite.make("CheetahRun-v1", env_type="gymnasium", num_envs=2, max_episode_steps=3)
+    gym_env.reset()
+    for _ in range(3):
+        _, _, terminated, truncated, _ = gym_env.step(np.zeros((2, 6)))
+    assert truncated.all() and not terminated.any()
+    assert gym_env.spec.max_episode_steps == 3 and gym_env.spec.config["max_episode_steps"] == 3
+    assert envpool_lite.make_spec("CheetahRun-v1").max_episode_steps == 1000  # time_limit's, by default
+    with pytest.raises(ValueError, match="give one of max_episode_steps"):
+        envpool_lite.make("CheetahRun-v1", max_episode_steps=3, task_kwargs={"time_limit": 1.0})
+    with pytest.raises(ValueError, match="max_episode_steps must be >= 0"):
+        envpool_lite.make("CheetahRun-v1", max_episode_steps=-1)
+
+
+def test_max_episode_steps_through_the_envpool_module():
+    """Plain EnvPool code, through the `envpool` module (compat/envpool)."""
+    from libcompat import run_with
+
+    out = run_with(
+        (),
+        """
+        import numpy as np
+        env = envpool.make_dm("CheetahRun-v1", num_envs=2, max_episode_steps=100)
+        ts = env.reset()
+        for t in range(100):
+            ts = env.step(np.zeros((2, 6)))
+        print(ts.step_type.tolist(), env.spec.config.max_episode_steps)
+        """,
+    )
+    assert out.strip().splitlines()[-1] == "[2, 2] 100"
 
 
 @pytest.mark.parametrize("kwargs", [{"n_sub_steps": 3}, {"flat_observation": True}])

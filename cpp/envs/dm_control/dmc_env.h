@@ -121,6 +121,10 @@ inline Config BaseConfig(const char* domain, const char* task,
   return Config{{"domain_name", std::string(domain)},
                 {"task_name", std::string(task)},
                 {"time_limit", time_limit},
+                // EnvPool's: n > 0 ends each episode after n steps
+                // (truncated, discount 1) in place of time_limit; 0:
+                // time_limit's end.
+                {"max_episode_steps", int64_t{0}},
                 // 0: the physics timestep x n_sub_steps (1 unless set).
                 {"control_timestep", control_timestep},
                 {"n_sub_steps", int64_t{0}},  // 0: from control_timestep
@@ -381,7 +385,17 @@ class DmcEnv : public Env {
     if (!(time_limit > 0)) {
       throw std::invalid_argument("time_limit must be > 0 seconds");
     }
-    if (std::isinf(time_limit)) {
+    // max_episode_steps (EnvPool's) counts the pool's steps, each
+    // action_repeat control steps. It is what dm_control's time_limit =
+    // n x control_timestep means, except where that product, divided back by
+    // the control timestep in floating point, lands just above n (about 7%
+    // of n at a 0.01 s timestep: 7, 14, 28, ...): dm_control then runs n + 1
+    // steps; the count here is n (docs/families/dm_control.md).
+    const int64_t max_steps = config.GetInt(
+        "max_episode_steps", 0, std::numeric_limits<int32_t>::max());
+    if (max_steps > 0) {
+      inner_limit_ = max_steps * action_repeat_;
+    } else if (std::isinf(time_limit)) {
       inner_limit_ = 0;  // no limit
     } else {
       const double limit = time_limit / (timestep * n_sub_steps_);

@@ -108,6 +108,9 @@ class DmControl(Family):
                 raise TypeError(f"{task_id}: frame_skip is EnvPool's name for n_sub_steps; give one of frame_skip, n_sub_steps and control_timestep")
             kwargs["n_sub_steps"] = kwargs.pop("frame_skip")
             kwargs["control_timestep"] = 0.0
+        if kwargs.get("max_episode_steps") and kwargs.get("time_limit") is not None:
+            # EnvPool's step count and dm_control's seconds both set the end.
+            raise ValueError(f"{task_id}: give one of max_episode_steps (EnvPool's, in steps) and time_limit (dm_control's task_kwargs, in seconds)")
         if "random" in kwargs:
             if "seed" in kwargs:
                 raise TypeError(f"{task_id}: give the seed once, as seed= or task_kwargs['random']")
