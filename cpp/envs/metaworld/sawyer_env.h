@@ -66,6 +66,14 @@ enum class Sigmoid {
   kTanhSquared
 };
 
+// `x ** 2` of an np.float64 scalar (or a Python float): libm's pow, not
+// x * x (they differ in about 1 in 1000 values); the exponent is volatile so
+// that the compiler does not turn pow(x, 2.0) into x * x.
+inline double ScalarSquare(double x) {
+  volatile double two = 2.0;
+  return std::pow(x, two);
+}
+
 // _sigmoids(x, value_at_1, sigmoid) of one value, numpy's loops for the
 // transcendental functions (the reference computes on 0-d arrays).
 inline double Sigmoids(const NumpyMath& np, double x, double value_at_1,
@@ -75,7 +83,7 @@ inline double Sigmoids(const NumpyMath& np, double x, double value_at_1,
     case Sigmoid::kGaussian: {
       const double scale = std::sqrt(-2 * np.Log(value_at_1));
       const double xs = x * scale;
-      return np.Exp(-0.5 * (xs * xs));
+      return np.Exp(-0.5 * ScalarSquare(xs));
     }
     case Sigmoid::kHyperbolic: {
       const double scale = np.Arccosh(1 / value_at_1);
@@ -84,7 +92,7 @@ inline double Sigmoids(const NumpyMath& np, double x, double value_at_1,
     case Sigmoid::kLongTail: {
       const double scale = std::sqrt(1 / value_at_1 - 1);
       const double xs = x * scale;
-      return 1 / (xs * xs + 1);
+      return 1 / (ScalarSquare(xs) + 1);
     }
     case Sigmoid::kReciprocal: {
       const double scale = 1 / value_at_1 - 1;
@@ -103,13 +111,13 @@ inline double Sigmoids(const NumpyMath& np, double x, double value_at_1,
     case Sigmoid::kQuadratic: {
       const double scale = std::sqrt(1 - value_at_1);
       const double sx = x * scale;
-      return std::abs(sx) < 1 ? 1 - sx * sx : 0.0;
+      return std::abs(sx) < 1 ? 1 - ScalarSquare(sx) : 0.0;
     }
     case Sigmoid::kTanhSquared:
     default: {
       const double scale = np.Arctanh(std::sqrt(1 - value_at_1));
       const double t = np.Tanh(x * scale);
-      return 1 - t * t;
+      return 1 - ScalarSquare(t);
     }
   }
 }
@@ -138,6 +146,66 @@ inline double HamacherProduct(double a, double b) {
   }
   const double denominator = a + b - (a * b);
   return denominator > 0 ? (a * b) / denominator : 0;
+}
+
+// A float as Python computes with numpy 2's scalars (NEP 50): a Python
+// float (or int), a numpy float32 or a numpy float64. A float32 with a Python
+// float computes in float32 (the Python float rounded to float32 first, also
+// when compared); with a float64, in float64. (The gripper's effort,
+// action[-1], is a float32 and makes _gripper_caging_reward's result one.)
+struct PyFloat {
+  enum Kind { kPython, kF32, kF64 };
+  double v = 0;
+  Kind kind = kPython;
+  PyFloat() = default;
+  PyFloat(double value, Kind k = kPython)  // NOLINT: a Python float
+      : v(k == kF32 ? static_cast<double>(static_cast<float>(value)) : value),
+        kind(k) {}
+  static PyFloat F32(float value) { return {static_cast<double>(value), kF32}; }
+  static PyFloat F64(double value) { return {value, kF64}; }
+  bool IsF32() const { return kind == kF32; }
+};
+
+inline PyFloat::Kind PyResultKind(const PyFloat& a, const PyFloat& b) {
+  return std::max(a.kind, b.kind);
+}
+
+#define ENVPOOL_LITE_PYFLOAT_OP(OP)                                            \
+  inline PyFloat operator OP(const PyFloat& a, const PyFloat& b) {             \
+    const PyFloat::Kind k = PyResultKind(a, b);                                \
+    if (k == PyFloat::kF32) {                                                  \
+      return PyFloat::F32(static_cast<float>(a.v) OP static_cast<float>(b.v)); \
+    }                                                                          \
+    return {a.v OP b.v, k};                                                    \
+  }
+ENVPOOL_LITE_PYFLOAT_OP(+)
+ENVPOOL_LITE_PYFLOAT_OP(-)
+ENVPOOL_LITE_PYFLOAT_OP(*)
+ENVPOOL_LITE_PYFLOAT_OP(/)
+#undef ENVPOOL_LITE_PYFLOAT_OP
+
+#define ENVPOOL_LITE_PYFLOAT_CMP(OP)                             \
+  inline bool operator OP(const PyFloat& a, const PyFloat& b) {  \
+    if (PyResultKind(a, b) == PyFloat::kF32) {                   \
+      return static_cast<float>(a.v) OP static_cast<float>(b.v); \
+    }                                                            \
+    return a.v OP b.v;                                           \
+  }
+ENVPOOL_LITE_PYFLOAT_CMP(<)
+ENVPOOL_LITE_PYFLOAT_CMP(<=)
+ENVPOOL_LITE_PYFLOAT_CMP(>)
+ENVPOOL_LITE_PYFLOAT_CMP(>=)
+#undef ENVPOOL_LITE_PYFLOAT_CMP
+
+// hamacher_product(a, b) of typed floats (a float32 operand makes it a
+// float32 computation; 0, a Python int, when the denominator is not
+// positive).
+inline PyFloat HamacherProduct(const PyFloat& a, const PyFloat& b) {
+  if (!((0.0 <= a.v && a.v <= 1.0) && (0.0 <= b.v && b.v <= 1.0))) {
+    throw std::runtime_error("hamacher_product: a and b must be in [0, 1]");
+  }
+  const PyFloat denominator = a + b - (a * b);
+  return denominator > PyFloat(0.0) ? (a * b) / denominator : PyFloat(0.0);
 }
 
 // scipy's Rotation.from_matrix(m).as_quat() (x, y, z, w) of an orthogonal
@@ -407,6 +475,32 @@ class SawyerEnv : public Env {
     SetState(qpos, qvel);
   }
 
+  // touching_object(object_geom_id): the efc_force of the contacts between
+  // each pad geom and the object, summed in contact order (a contact
+  // without constraint, efc_address -1, reads the last efc_force as Python
+  // indexes it); both sums positive.
+  bool TouchingObject(int object_geom) const {
+    const int left = Id(mjOBJ_GEOM, "leftpad_geom");
+    const int right = Id(mjOBJ_GEOM, "rightpad_geom");
+    double force[2] = {0, 0};
+    const int pads[2] = {left, right};
+    for (int k = 0; k < 2; ++k) {
+      for (int i = 0; i < d()->ncon; ++i) {
+        const mjContact& c = d()->contact[i];
+        const bool pad = c.geom1 == pads[k] || c.geom2 == pads[k];
+        const bool obj = c.geom1 == object_geom || c.geom2 == object_geom;
+        if (!(pad && obj)) continue;
+        int adr = c.efc_address;
+        if (adr < 0) adr += d()->nefc;
+        if (adr < 0 || adr >= d()->nefc) {
+          throw std::runtime_error("touching_object: efc index out of range");
+        }
+        force[k] += d()->efc_force[adr];
+      }
+    }
+    return 0 < force[0] && 0 < force[1];
+  }
+
   // _get_state_rand_vec() once the task is set: its rand_vec.
   const std::vector<double>& StateRandVec() const { return rand_vec_; }
 
@@ -479,6 +573,68 @@ class SawyerEnv : public Env {
       const double reach = Tolerance(np_, tcp_to_obj, 0, object_reach_radius,
                                      reach_margin, Sigmoid::kLongTail);
       caging_and_gripping = (caging_and_gripping + reach) / 2;
+    }
+    return caging_and_gripping;
+  }
+
+  // _gripper_caging_reward with numpy 2's types: as GripperCagingReward, but
+  // when the gripper's effort (0 < action[-1] <= desired_gripper_effort in
+  // float32) counts (caging > 0.97), the float32 it is makes the product,
+  // the densities' means and so the result float32s.
+  PyFloat GripperCagingRewardPy(const float* action, const Vec3& obj_pos,
+                                double obj_radius, double pad_success_thresh,
+                                double object_reach_radius, double xz_thresh,
+                                double desired_gripper_effort = 1.0,
+                                bool high_density = false,
+                                bool medium_density = false) {
+    const Vec3 left_pad = BodyCom(Id(mjOBJ_BODY, "leftpad"));
+    const Vec3 right_pad = BodyCom(Id(mjOBJ_BODY, "rightpad"));
+    const double pad_y_lr[2] = {left_pad[1], right_pad[1]};
+    double caging_lr[2];
+    for (int i = 0; i < 2; ++i) {
+      const double pad_to_obj = std::abs(pad_y_lr[i] - obj_pos[1]);
+      const double pad_to_objinit = std::abs(pad_y_lr[i] - obj_init_pos_[1]);
+      const double margin = std::abs(pad_to_objinit - pad_success_thresh);
+      caging_lr[i] = Tolerance(np_, pad_to_obj, obj_radius, pad_success_thresh,
+                               margin, Sigmoid::kLongTail);
+    }
+    const PyFloat caging_y =
+        HamacherProduct(PyFloat(caging_lr[0]), PyFloat(caging_lr[1]));
+    const Vec3 tcp = TcpCenter();
+    const double init_xz[2] = {obj_init_pos_[0] - init_tcp_[0],
+                               obj_init_pos_[2] - init_tcp_[2]};
+    double caging_xz_margin = Norm(init_xz, 2);
+    caging_xz_margin -= xz_thresh;
+    const double tcp_xz[2] = {tcp[0] - obj_pos[0], tcp[2] - obj_pos[2]};
+    const double caging_xz = Tolerance(np_, Norm(tcp_xz, 2), 0, xz_thresh,
+                                       caging_xz_margin, Sigmoid::kLongTail);
+    // min(max(0, action[-1]), effort) / effort: 0 (an int) when the float32
+    // is not positive; the effort (a Python float, compared in float32) when
+    // the float32 exceeds it; else the float32 divided in float32.
+    const double effort = desired_gripper_effort;
+    const float a = action[3];
+    PyFloat gripper_closed(0.0);
+    if (a > 0) {
+      gripper_closed = static_cast<float>(effort) < a
+                           ? PyFloat(effort / effort)
+                           : PyFloat::F32(a / static_cast<float>(effort));
+    }
+    const PyFloat caging = HamacherProduct(caging_y, PyFloat(caging_xz));
+    const PyFloat gripping =
+        caging > PyFloat(0.97) ? gripper_closed : PyFloat(0.0);
+    PyFloat caging_and_gripping = HamacherProduct(caging, gripping);
+    if (high_density) {
+      caging_and_gripping = (caging_and_gripping + caging) / PyFloat(2.0);
+    }
+    if (medium_density) {
+      const double tcp_to_obj = Norm3(obj_pos, tcp);
+      const double tcp_to_obj_init = Norm3(obj_init_pos_, init_tcp_);
+      const double reach_margin =
+          std::abs(tcp_to_obj_init - object_reach_radius);
+      const double reach = Tolerance(np_, tcp_to_obj, 0, object_reach_radius,
+                                     reach_margin, Sigmoid::kLongTail);
+      caging_and_gripping =
+          (caging_and_gripping + PyFloat(reach)) / PyFloat(2.0);
     }
     return caging_and_gripping;
   }
