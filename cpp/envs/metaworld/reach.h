@@ -89,7 +89,7 @@ class ReachEnv : public SawyerEnv {
                            (r[2] + l[2]) / 2};
       reach_dist = Norm3(finger, target_pos_);
       const double max_reach = Norm3(init_tcp_, target_pos_);
-      const double d2 = reach_dist * reach_dist;
+      const double d2 = ScalarSquare(reach_dist);  // reachDist**2: libm's pow
       double rew = 1000 * (max_reach - reach_dist) +
                    1000 * (np_.Exp(-d2 / 0.01) + np_.Exp(-d2 / 0.001));
       reward = std::max(rew, 0.0);
