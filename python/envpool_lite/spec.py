@@ -479,7 +479,7 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         raise ValueError(f"render_camera_id must be >= -1 (-1: the task's default camera), got {config['render_camera_id']}")
     if "max_episode_steps" in config:
         # A task whose default is 0 ends its episodes itself unless given one
-        # (dm_control's time_limit): 0 keeps that.
+        # (a time limit in seconds of its own): 0 keeps that.
         lowest = 0 if env_defaults.get("max_episode_steps") == 0 else 1
         if config["max_episode_steps"] < lowest:
             raise ValueError(f"max_episode_steps must be >= {lowest}" + (" (0: the task's own limit)" if lowest == 0 else "") + f", got {config['max_episode_steps']}")
