@@ -527,7 +527,8 @@ def run_metaworld_loop(task: Task, cfg: Config, steps: int) -> float:
         raise Skip("not a Meta-World task")
     if cfg.num_envs != 1:
         raise Skip("a single env loop")
-    root = Path(__file__).resolve().parents[1] / "build" / "compat" / "metaworld_oracle"
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"  # scripts/setup_compat.sh's folder for this Python
+    root = Path(__file__).resolve().parents[1] / "build" / ("compat" if version == "3.11" else f"compat-{version}") / "metaworld_oracle"
     if not (root / "metaworld").is_dir():
         raise Skip(f"metaworld 3.1.1 not installed in {root} (bash scripts/setup_compat.sh)", missing=True)
     import subprocess
