@@ -1,0 +1,35 @@
+// envpool_lite._core: ActionConverter (action_converter.h): the action
+// space of a task's spec, and actions converted and validated against it as
+// EnvPool.send() does.
+#include "bindings/action_converter.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <vector>
+
+#include "bindings/actions.h"
+#include "bindings/options.h"
+#include "bindings/specs.h"
+#include "core/registry.h"
+
+namespace envpool_lite {
+
+PyActionConverter::PyActionConverter(const std::string& task_id,
+                                     const py::dict& options) {
+  const EnvDescriptor& d = GlobalRegistry().Get(task_id);
+  spec_ = d.make_spec(ConfigFromPy(d, options)).action;
+}
+
+// (n, *shape) in the action space's dtype.
+py::array PyActionConverter::Convert(const py::object& action,
+                                     std::size_t n) const {
+  std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(n)};
+  shape.insert(shape.end(), spec_.shape.begin(), spec_.shape.end());
+  py::array out(NumpyDType(spec_.dtype), shape);
+  ConvertActionsInto(spec_, action, n, static_cast<char*>(out.mutable_data()));
+  return out;
+}
+
+}  // namespace envpool_lite
