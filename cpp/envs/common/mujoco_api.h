@@ -167,5 +167,39 @@ inline ModelPtr LoadModelFromString(const Api& api, const std::string& xml,
   return ModelPtr(m, ModelDeleter{&api});
 }
 
+// The render state of a MuJoCo env (Env::RenderState): what gymnasium's
+// MujocoRenderer draws from (mjv_updateScene reads these kinematics as the
+// last step left them) in this order, then, with `full`, what a render
+// callback running mj_forward needs to recompute them (qpos, qvel, the mocap
+// bodies, ctrl; gymnasium-robotics' Fetch and Shadow Hand). Python's
+// renderers (families/mujoco.py, families/gymnasium_robotics.py) read the
+// same layout.
+inline std::vector<double> RenderStateOf(const mjModel* m, const mjData* d,
+                                         bool full) {
+  std::vector<double> out;
+  auto add = [&out](const double* p, int n) {
+    out.insert(out.end(), p, p + n);
+  };
+  add(d->xpos, 3 * m->nbody);
+  add(d->xmat, 9 * m->nbody);
+  add(d->subtree_com, 3 * m->nbody);
+  add(d->geom_xpos, 3 * m->ngeom);
+  add(d->geom_xmat, 9 * m->ngeom);
+  add(d->site_xpos, 3 * m->nsite);
+  add(d->site_xmat, 9 * m->nsite);
+  add(d->cam_xpos, 3 * m->ncam);
+  add(d->cam_xmat, 9 * m->ncam);
+  add(d->light_xpos, 3 * m->nlight);
+  add(d->light_xdir, 3 * m->nlight);
+  if (full) {
+    add(d->qpos, m->nq);
+    add(d->qvel, m->nv);
+    add(d->mocap_pos, 3 * m->nmocap);
+    add(d->mocap_quat, 4 * m->nmocap);
+    add(d->ctrl, m->nu);
+  }
+  return out;
+}
+
 }  // namespace mujoco
 }  // namespace envpool_lite

@@ -260,28 +260,11 @@ inline void AddMazeOptions(Config* c, const StringList& maze_map,
 }
 
 // What the renderer draws from (RobotEnv::RenderState's layout: the
-// kinematics, qpos, qvel, no mocap bodies, ctrl, then the goal).
+// kinematics, qpos, qvel, ctrl (no mocap bodies here), then the goal).
 inline std::vector<double> MazeRenderState(const mjModel* m, const mjData* d,
                                            const XY& goal) {
-  std::vector<double> out;
-  auto add = [&out](const double* p, int n) {
-    out.insert(out.end(), p, p + n);
-  };
-  add(d->xpos, 3 * m->nbody);
-  add(d->xmat, 9 * m->nbody);
-  add(d->subtree_com, 3 * m->nbody);
-  add(d->geom_xpos, 3 * m->ngeom);
-  add(d->geom_xmat, 9 * m->ngeom);
-  add(d->site_xpos, 3 * m->nsite);
-  add(d->site_xmat, 9 * m->nsite);
-  add(d->cam_xpos, 3 * m->ncam);
-  add(d->cam_xmat, 9 * m->ncam);
-  add(d->light_xpos, 3 * m->nlight);
-  add(d->light_xdir, 3 * m->nlight);
-  add(d->qpos, m->nq);
-  add(d->qvel, m->nv);
-  add(d->ctrl, m->nu);
-  add(goal.data(), 2);
+  std::vector<double> out = mujoco::RenderStateOf(m, d, /*full=*/true);
+  out.insert(out.end(), goal.begin(), goal.end());
   return out;
 }
 

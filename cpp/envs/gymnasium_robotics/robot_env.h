@@ -281,31 +281,9 @@ class RobotEnv : public Env {
   // What gymnasium's MujocoRenderer draws from (as the mujoco family's
   // RenderState), followed by the goal the task's _render_callback shows.
   std::vector<double> RenderState() const override {
-    const mjModel* m = sim_.m();
-    const mjData* d = sim_.d();
-    std::vector<double> out;
-    auto add = [&out](const double* p, int n) {
-      out.insert(out.end(), p, p + n);
-    };
-    add(d->xpos, 3 * m->nbody);
-    add(d->xmat, 9 * m->nbody);
-    add(d->subtree_com, 3 * m->nbody);
-    add(d->geom_xpos, 3 * m->ngeom);
-    add(d->geom_xmat, 9 * m->ngeom);
-    add(d->site_xpos, 3 * m->nsite);
-    add(d->site_xmat, 9 * m->nsite);
-    add(d->cam_xpos, 3 * m->ncam);
-    add(d->cam_xmat, 9 * m->ncam);
-    add(d->light_xpos, 3 * m->nlight);
-    add(d->light_xdir, 3 * m->nlight);
-    add(d->qpos, m->nq);
-    add(d->qvel, m->nv);
-    add(d->mocap_pos, 3 * m->nmocap);
-    add(d->mocap_quat, 4 * m->nmocap);
-    // ctrl: a render callback's mj_forward computes the touch sensors (the
-    // Shadow Hand's touch sites are coloured by them) from it too.
-    add(d->ctrl, m->nu);
-    add(goal_.data(), static_cast<int>(goal_.size()));
+    std::vector<double> out =
+        mujoco::RenderStateOf(sim_.m(), sim_.d(), /*full=*/true);
+    out.insert(out.end(), goal_.begin(), goal_.end());
     return out;
   }
 

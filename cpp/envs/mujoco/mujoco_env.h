@@ -196,24 +196,7 @@ class MujocoEnv : public Env {
   // the Python renderer gets those fields, in this order, and writes them
   // into gymnasium's own env before drawing (mujoco.MujocoRenderer).
   std::vector<double> RenderState() const override {
-    const mjModel* m = model_.get();
-    const mjData* d = data_.get();
-    std::vector<double> out;
-    auto add = [&out](const double* p, int n) {
-      out.insert(out.end(), p, p + n);
-    };
-    add(d->xpos, 3 * m->nbody);
-    add(d->xmat, 9 * m->nbody);
-    add(d->subtree_com, 3 * m->nbody);
-    add(d->geom_xpos, 3 * m->ngeom);
-    add(d->geom_xmat, 9 * m->ngeom);
-    add(d->site_xpos, 3 * m->nsite);
-    add(d->site_xmat, 9 * m->nsite);
-    add(d->cam_xpos, 3 * m->ncam);
-    add(d->cam_xmat, 9 * m->ncam);
-    add(d->light_xpos, 3 * m->nlight);
-    add(d->light_xdir, 3 * m->nlight);
-    return out;
+    return RenderStateOf(model_.get(), data_.get(), /*full=*/false);
   }
 
  protected:
