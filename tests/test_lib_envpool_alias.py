@@ -132,3 +132,24 @@ def test_envpool_defaults():
         """,
     )
     assert out.strip() == "ok"
+
+
+def test_render_with_no_env_ids_is_env_0():
+    """EnvPool's render(): with no env_ids, env 0's picture as (1, H, W, 3),
+    on every face of the `envpool` module (envpool_lite's gymnasium face
+    draws every env); given env_ids, those envs."""
+    out = run_with(
+        (),
+        """
+        import numpy as np, envpool
+        for make in (envpool.make_gymnasium, envpool.make_dm):
+            env = make("CartPole-v1", num_envs=3, render_mode="rgb_array")
+            env.reset()
+            first = env.render()
+            assert first.shape == (1, 400, 600, 3), first.shape
+            both = env.render(np.array([0, 2]))
+            assert both.shape == (2, 400, 600, 3) and np.array_equal(both[0], first[0])
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok"

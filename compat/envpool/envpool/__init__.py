@@ -77,6 +77,11 @@ class _EnvPoolLeniency:
         except Exception:
             pass
 
+    def render(self, env_ids: Any = None):
+        """EnvPool's render(): with no env_ids, env 0's picture as
+        (1, H, W, 3) (envpool_lite's gymnasium face draws every env)."""
+        return super().render([0] if env_ids is None else env_ids)  # type: ignore[misc]
+
     def step(self, action: Any, env_id: Any = None):
         if env_id is not None and isinstance(action, np.ndarray) and action.ndim >= 1 and len(action) > np.size(env_id):
             action = action[: np.size(env_id)]
