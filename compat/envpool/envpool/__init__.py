@@ -135,6 +135,12 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     if task_id in envpool_lite.list_all_envs():
         family = envpool_lite.families.family_of(task_id)
         kwargs = {**_ENVPOOL_DEFAULTS.get(family, {}), **kwargs}
+        if family == "minigrid" and "max_episode_steps" in kwargs:
+            # EnvPool's MiniGrid: max_episode_steps is minigrid's max_steps
+            # (the episode's end and the reward's 1 - 0.9 * steps / max_steps).
+            if "max_steps" in kwargs:
+                raise ValueError(f"{task_id}: give one of max_episode_steps (EnvPool's name) and max_steps (minigrid's)")
+            kwargs["max_steps"] = kwargs.pop("max_episode_steps")
     return envpool_lite.make_spec(task_id, **kwargs)
 
 
