@@ -29,7 +29,6 @@ class DoorLockBaseEnv : public SawyerEnv {
         door_(Id(mjOBJ_BODY, "door")),
         door_link_(Id(mjOBJ_BODY, "door_link")),
         lock_link_(Id(mjOBJ_BODY, "lock_link")),
-        leftpad_(Id(mjOBJ_BODY, "leftpad")),
         start_site_(Id(mjOBJ_SITE, start_site)) {
     hand_init_pos_ = articulated::F32(0, 0.6, 0.2);
   }
@@ -82,7 +81,7 @@ class DoorLockBaseEnv : public SawyerEnv {
   }
 
   static constexpr double kLockLength = 0.1;
-  int door_, door_link_, lock_link_, leftpad_, start_site_;
+  int door_, door_link_, lock_link_, start_site_;
   double max_pull_dist_ = 0;
 };
 
@@ -123,7 +122,7 @@ class DoorLockEnv : public DoorLockBaseEnv {
     // tcp is the left pad, and init_left_pad is a view of the same
     // position: the margin equals the distance.
     const Vec3 rel =
-        articulated::Mul(articulated::Sub(obj, BodyCom(leftpad_)), scale);
+        articulated::Mul(articulated::Sub(obj, BodyCom(left_pad_)), scale);
     const double tcp_to_obj = Norm(rel.data(), 3);
     const double tcp_to_obj_init = tcp_to_obj;
     const double obj_to_target = std::abs(target_pos_[2] - obj[2]);

@@ -190,8 +190,8 @@ class PickPlaceV3Env : public PickBaseEnv {
     const double x_z_success_margin = 0.005;
     const double obj_radius = 0.015;
     const Vec3 tcp = TcpCenter();
-    const Vec3 left_pad = BodyCom(Id(mjOBJ_BODY, "leftpad"));
-    const Vec3 right_pad = BodyCom(Id(mjOBJ_BODY, "rightpad"));
+    const Vec3 left_pad = BodyCom(left_pad_);
+    const Vec3 right_pad = BodyCom(right_pad_);
     const double delta_left = left_pad[1] - obj_pos[1];
     const double delta_right = obj_pos[1] - right_pad[1];
     const double right_margin =

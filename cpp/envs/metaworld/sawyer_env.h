@@ -319,7 +319,7 @@ class SawyerEnv : public Env {
     ResetModel();
     api_.reset_data(m(), d());
     ResetModel();
-    obs_ = Observation();
+    UpdateObservation();
     std::copy(obs_.begin(), obs_.begin() + 18, prev_obs_.begin());
     std::copy(obs_.begin(), obs_.begin() + 18, obs_.begin() + 18);
     info_ = Info{};
@@ -343,7 +343,7 @@ class SawyerEnv : public Env {
     DoSimulation(static_cast<double>(a[3]), -static_cast<double>(a[3]));
     ++curr_path_length_;
     api_.forward(m(), d());
-    obs_ = Observation();
+    UpdateObservation();
     for (int i = 0; i < kObsSize; ++i) {
       obs_[i] = std::min(std::max(obs_[i], obs_low_[i]), obs_high_[i]);
     }
@@ -392,6 +392,11 @@ class SawyerEnv : public Env {
     right_effector_ = Id(mjOBJ_SITE, "rightEndEffector");
     left_effector_ = Id(mjOBJ_SITE, "leftEndEffector");
     mocap_ = m()->body_mocapid[Id(mjOBJ_BODY, "mocap")];
+    left_pad_ = Id(mjOBJ_BODY, "leftpad");
+    right_pad_ = Id(mjOBJ_BODY, "rightpad");
+    // touching_object's pad geoms (looked up there if a model lacks them).
+    left_pad_geom_ = api_.name2id(m(), mjOBJ_GEOM, "leftpad_geom");
+    right_pad_geom_ = api_.name2id(m(), mjOBJ_GEOM, "rightpad_geom");
     obs_.assign(kObsSize, 0.0);
     prev_obs_.assign(18, 0.0);
   }
@@ -480,8 +485,10 @@ class SawyerEnv : public Env {
   // without constraint, efc_address -1, reads the last efc_force as Python
   // indexes it); both sums positive.
   bool TouchingObject(int object_geom) const {
-    const int left = Id(mjOBJ_GEOM, "leftpad_geom");
-    const int right = Id(mjOBJ_GEOM, "rightpad_geom");
+    const int left =
+        left_pad_geom_ >= 0 ? left_pad_geom_ : Id(mjOBJ_GEOM, "leftpad_geom");
+    const int right = right_pad_geom_ >= 0 ? right_pad_geom_
+                                           : Id(mjOBJ_GEOM, "rightpad_geom");
     double force[2] = {0, 0};
     const int pads[2] = {left, right};
     for (int k = 0; k < 2; ++k) {
@@ -522,73 +529,18 @@ class SawyerEnv : public Env {
 
   // _gripper_caging_reward(action, obj_pos, obj_radius, pad_success_thresh,
   // object_reach_radius, xz_thresh, desired_gripper_effort, high_density,
-  // medium_density)
-  double GripperCagingReward(const float* action, const Vec3& obj_pos,
-                             double obj_radius, double pad_success_thresh,
-                             double object_reach_radius, double xz_thresh,
-                             double desired_gripper_effort = 1.0,
-                             bool high_density = false,
-                             bool medium_density = false) {
-    const Vec3 left_pad = BodyCom(Id(mjOBJ_BODY, "leftpad"));
-    const Vec3 right_pad = BodyCom(Id(mjOBJ_BODY, "rightpad"));
-    const double pad_y_lr[2] = {left_pad[1], right_pad[1]};
-    double caging_lr[2];
-    for (int i = 0; i < 2; ++i) {
-      const double pad_to_obj = std::abs(pad_y_lr[i] - obj_pos[1]);
-      const double pad_to_objinit = std::abs(pad_y_lr[i] - obj_init_pos_[1]);
-      const double margin = std::abs(pad_to_objinit - pad_success_thresh);
-      caging_lr[i] = Tolerance(np_, pad_to_obj, obj_radius, pad_success_thresh,
-                               margin, Sigmoid::kLongTail);
-    }
-    const double caging_y = HamacherProduct(caging_lr[0], caging_lr[1]);
-    const Vec3 tcp = TcpCenter();
-    const double init_xz[2] = {obj_init_pos_[0] - init_tcp_[0],
-                               obj_init_pos_[2] - init_tcp_[2]};
-    double caging_xz_margin = Norm(init_xz, 2);
-    caging_xz_margin -= xz_thresh;
-    const double tcp_xz[2] = {tcp[0] - obj_pos[0], tcp[2] - obj_pos[2]};
-    const double caging_xz = Tolerance(np_, Norm(tcp_xz, 2), 0, xz_thresh,
-                                       caging_xz_margin, Sigmoid::kLongTail);
-    // min(max(0, action[-1]), effort) / effort with action[-1] a float32:
-    // 0 when it is not positive, 1.0 when it reaches the effort, else the
-    // float32 quotient (numpy divides a float32 by a Python float in
-    // float32).
-    const double effort = desired_gripper_effort;
-    const float a = action[3];
-    double gripper_closed = 0.0;
-    if (a > 0) {
-      gripper_closed = static_cast<double>(a) < effort
-                           ? static_cast<double>(a / static_cast<float>(effort))
-                           : 1.0;
-    }
-    const double caging = HamacherProduct(caging_y, caging_xz);
-    const double gripping = caging > 0.97 ? gripper_closed : 0.0;
-    double caging_and_gripping = HamacherProduct(caging, gripping);
-    if (high_density) caging_and_gripping = (caging_and_gripping + caging) / 2;
-    if (medium_density) {
-      const double tcp_to_obj = Norm3(obj_pos, tcp);
-      const double tcp_to_obj_init = Norm3(obj_init_pos_, init_tcp_);
-      const double reach_margin =
-          std::abs(tcp_to_obj_init - object_reach_radius);
-      const double reach = Tolerance(np_, tcp_to_obj, 0, object_reach_radius,
-                                     reach_margin, Sigmoid::kLongTail);
-      caging_and_gripping = (caging_and_gripping + reach) / 2;
-    }
-    return caging_and_gripping;
-  }
-
-  // _gripper_caging_reward with numpy 2's types: as GripperCagingReward, but
-  // when the gripper's effort (0 < action[-1] <= desired_gripper_effort in
-  // float32) counts (caging > 0.97), the float32 it is makes the product,
-  // the densities' means and so the result float32s.
+  // medium_density), with numpy 2's types: when the gripper's effort
+  // (0 < action[-1] <= desired_gripper_effort, a float32) counts (caging >
+  // 0.97), the float32 it is makes the product, the densities' means and so
+  // the result float32s.
   PyFloat GripperCagingRewardPy(const float* action, const Vec3& obj_pos,
                                 double obj_radius, double pad_success_thresh,
                                 double object_reach_radius, double xz_thresh,
                                 double desired_gripper_effort = 1.0,
                                 bool high_density = false,
                                 bool medium_density = false) {
-    const Vec3 left_pad = BodyCom(Id(mjOBJ_BODY, "leftpad"));
-    const Vec3 right_pad = BodyCom(Id(mjOBJ_BODY, "rightpad"));
+    const Vec3 left_pad = BodyCom(left_pad_);
+    const Vec3 right_pad = BodyCom(right_pad_);
     const double pad_y_lr[2] = {left_pad[1], right_pad[1]};
     double caging_lr[2];
     for (int i = 0; i < 2; ++i) {
@@ -653,6 +605,7 @@ class SawyerEnv : public Env {
   Vec3 hand_init_pos_{}, init_tcp_{}, obj_init_pos_{}, target_pos_{};
   Vec3 mocap_low_{}, mocap_high_{};
   int hand_, right_claw_, left_claw_, right_effector_, left_effector_, mocap_;
+  int left_pad_, right_pad_, left_pad_geom_, right_pad_geom_;
   int curr_path_length_ = 0;
   std::vector<double> obs_, prev_obs_, obs_low_, obs_high_;
   Info info_;
@@ -670,13 +623,13 @@ class SawyerEnv : public Env {
     }
   }
 
-  // _get_curr_obs_combined_no_goal + _get_obs: the 18 current values, the
-  // previous step's 18, the goal (zeros when partially observable; MT1's
-  // goals are observable).
-  std::vector<double> Observation() {
-    std::vector<double> obs(kObsSize, 0.0);
+  // _get_curr_obs_combined_no_goal + _get_obs, into obs_: the 18 current
+  // values, the previous step's 18, the goal (zeros when partially observable;
+  // MT1's goals are observable).
+  void UpdateObservation() {
+    double* obs = obs_.data();
     const double* hand = d()->xpos + 3 * hand_;
-    std::copy(hand, hand + 3, obs.begin());
+    std::copy(hand, hand + 3, obs);
     const double* r = d()->xpos + 3 * right_claw_;
     const double* l = d()->xpos + 3 * left_claw_;
     const double apart[3] = {r[0] - l[0], r[1] - l[1], r[2] - l[2]};
@@ -684,11 +637,12 @@ class SawyerEnv : public Env {
     obs[3] = std::min(std::max(g, 0.0), 1.0);
     objects_.clear();
     ObjectsPosQuat(&objects_);
-    std::copy(objects_.begin(), objects_.end(), obs.begin() + 4);
-    std::copy(prev_obs_.begin(), prev_obs_.end(), obs.begin() + 18);
-    std::copy(target_pos_.begin(), target_pos_.end(), obs.begin() + 36);
-    std::copy(obs.begin(), obs.begin() + 18, prev_obs_.begin());
-    return obs;
+    // The objects zero-padded to 14 values (obs_obj_padded).
+    std::copy(objects_.begin(), objects_.end(), obs + 4);
+    std::fill(obs + 4 + objects_.size(), obs + 18, 0.0);
+    std::copy(prev_obs_.begin(), prev_obs_.end(), obs + 18);
+    std::copy(target_pos_.begin(), target_pos_.end(), obs + 36);
+    std::copy(obs, obs + 18, prev_obs_.begin());
   }
 
   // sawyer_observation_space: the hand space, [-1, 1] for the gripper,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -21,6 +21,8 @@ from envpool_lite.families import mujoco as mujoco_family
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
+
+_T = TypeVar("_T")
 
 
 def package_dir() -> str:
@@ -54,6 +56,15 @@ def reference_id(task_id: str) -> str:
     if name.startswith("Hand") and version == "v0":
         return f"{name}-v3" if name.startswith("HandReach") else f"{name}-v1"
     return task_id
+
+
+def _of_kind(table: Mapping[str, _T], task_id: str) -> _T | None:
+    """What a table keyed by the start of an id (a kind of task: "Fetch",
+    "PointMaze", ...) holds for task_id, or None."""
+    for prefix, value in table.items():
+        if task_id.startswith(prefix):
+            return value
+    return None
 
 
 # --- the goal functions -------------------------------------------------------
@@ -136,10 +147,8 @@ _GOALS: dict[str, Callable[[EnvSpec], GoalFunctions]] = {
 
 
 def goal_functions(spec: EnvSpec) -> GoalFunctions | None:
-    for prefix, make in _GOALS.items():
-        if spec.task_id.startswith(prefix):
-            return make(spec)
-    return None
+    make = _of_kind(_GOALS, spec.task_id)
+    return None if make is None else make(spec)
 
 
 # --- the model of each task -----------------------------------------------------
@@ -211,9 +220,9 @@ _REFERENCE_KWARGS: dict[str, Callable[[EnvSpec], dict[str, Any]]] = {
 
 
 def reference_kwargs(spec: EnvSpec) -> dict[str, Any]:
-    for prefix, convert in _REFERENCE_KWARGS.items():
-        if spec.task_id.startswith(prefix):
-            return convert(spec)
+    convert = _of_kind(_REFERENCE_KWARGS, spec.task_id)
+    if convert is not None:
+        return convert(spec)
     # The task's own options are the reference constructor's arguments.
     from envpool_lite.spec import POOL_DEFAULTS, RENDER_DEFAULTS
 
@@ -302,16 +311,14 @@ class GymnasiumRobotics(Family):
     requires = {"gymnasium_robotics": "gymnasium-robotics", "mujoco": "mujoco"}
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
-        for prefix, resolve in _RESOLVE.items():
-            if task_id.startswith(prefix):
-                return resolve(task_id, kwargs)
-        return kwargs
+        resolve = _of_kind(_RESOLVE, task_id)
+        return kwargs if resolve is None else resolve(task_id, kwargs)
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         internal = {**internal, "mujoco_lib": mujoco_family.library_path(task_id), "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
-        for prefix, fill in _FILL.items():
-            if task_id.startswith(prefix):
-                return fill(task_id, config, internal)
+        fill = _of_kind(_FILL, task_id)
+        if fill is not None:
+            return fill(task_id, config, internal)
         internal["mujoco_model"] = model_path(task_id, internal["mujoco_model"])
         return internal
 
