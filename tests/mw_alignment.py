@@ -28,11 +28,12 @@ the pool's own (POOL_INFO).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,9 @@ def run_reference(
     max_episode_steps: int | None = None,
     reward_function_version: str = "v2",
     timeout: float = 900,
+    benchmark: str = "",
+    positions: Sequence[int] | None = None,
+    benchmark_kwargs: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Runs tests/mw_reference.py: env i is metaworld.make_mt_envs(env_name,
     seed=seeds[i], ...) stepped through actions_per_env[i] (float32 [T_i, 4]),
@@ -83,12 +87,17 @@ def run_reference(
     info (key: float64 [T_i]), info_type (key: str [T_i])], "env_info_keys",
     "wrapper_info_keys", "reset_info_keys", "versions", "make_seconds",
     "step_seconds"} (see tests/mw_reference.py). Raises RuntimeError with the
-    subprocess's stderr when it fails."""
+    subprocess's stderr when it fails. With benchmark (a benchmark id), env i
+    is instead sub-env positions[i] of metaworld's vector env of benchmark
+    seeded seeds[i], made with benchmark_kwargs."""
     require_oracle()
     if len(seeds) != len(actions_per_env):
         raise ValueError(f"{len(seeds)} seeds for {len(actions_per_env)} action sequences")
     request: dict[str, np.ndarray] = {
         "env_name": np.array(env_name),
+        "benchmark": np.array(benchmark),
+        "positions": np.asarray(positions if positions is not None else [0] * len(seeds), dtype=np.int64),
+        "benchmark_kwargs": np.array(json.dumps(benchmark_kwargs or {})),
         "seeds": np.asarray(seeds, dtype=np.int64),
         "max_episode_steps": np.array(-1 if max_episode_steps is None else int(max_episode_steps), dtype=np.int64),
         "reward_function_version": np.array(reward_function_version),
@@ -127,7 +136,7 @@ def run_reference(
     return result
 
 
-def _pool_run(pool, steps: int, num_envs: int, batch_size: int, rng: np.random.Generator):
+def _pool_run(pool, steps: int, num_envs: int, batch_size: int, rng: np.random.Generator, policy: Callable[[np.ndarray], np.ndarray] | None = None):
     """Steps the pool, recording per env its reset observation, the actions
     it consumed in order and the output of each."""
     first_obs: list[np.ndarray | None] = [None] * num_envs
@@ -148,6 +157,8 @@ def _pool_run(pool, steps: int, num_envs: int, batch_size: int, rng: np.random.G
     def draw(n: int) -> np.ndarray:
         return rng.uniform(-1.0, 1.0, (n, ACTION_SIZE)).astype(np.float32)
 
+    if policy is not None and batch_size != num_envs:
+        raise ValueError("a policy drives a sync pool only")
     if batch_size == num_envs:
         obs, info = pool.reset()
         assert np.array_equal(info["env_id"], np.arange(num_envs)), info["env_id"]
@@ -155,6 +166,8 @@ def _pool_run(pool, steps: int, num_envs: int, batch_size: int, rng: np.random.G
             first_obs[i] = np.array(obs[i])
         for t in range(steps):
             actions = draw(num_envs)
+            if policy is not None:  # the policy's action plus the noise
+                actions = np.clip(policy(obs) + 0.3 * actions, -1, 1).astype(np.float32)
             for i in range(num_envs):
                 sent[i].append(actions[i])
             obs, reward, terminated, truncated, info = pool.step(actions)
@@ -203,10 +216,15 @@ def run_aligned(task_id: str, steps: int, num_envs: int = 2, batch_size: int | N
     finally:
         pool.close()
     ref = run_reference(task_id, [seed + i for i in range(num_envs)], actions_per_env, max_episode_steps, reward_function_version)
+    return _compare(task_id, ref, first_obs, outputs, [seed + i for i in range(num_envs)])
+
+
+def _compare(task_id: str, ref: dict[str, Any], first_obs: list, outputs: list, seeds: Sequence[int]) -> dict[str, int]:
+    """Every field of the pool's rows against the reference's, with ==."""
     env_keys = set(ref["env_info_keys"])
     counts = {"steps": 0, "resets": 0, "truncated": 0, "terminated": 0}
     for i, (want, got_rows) in enumerate(zip(ref["envs"], outputs)):
-        where = f"{task_id} env {i} (seed {seed + i})"
+        where = f"{task_id} env {i} (seed {seeds[i]})"
         assert first_obs[i] is not None, f"{where}: the pool never returned its reset"
         assert np.array_equal(first_obs[i], want["first_obs"]), _obs_diff(f"{where} first reset", first_obs[i], want["first_obs"])
         assert len(got_rows) == len(want["obs"]), (len(got_rows), len(want["obs"]))
@@ -235,6 +253,44 @@ def run_aligned(task_id: str, steps: int, num_envs: int = 2, batch_size: int | N
             elif want["truncated"][k]:
                 counts["truncated"] += 1
     return counts
+
+
+def run_benchmark_aligned(
+    task_id: str, steps: int, num_envs: int, batch_size: int | None = None, seed: int = 7, policy: Callable[[np.ndarray], np.ndarray] | None = None, **options: Any
+) -> dict[str, int]:
+    """run_aligned for a benchmark pool (Meta-World/MT10, .../ML10-train, ...):
+    env i of the pool is sub-env p = i mod B of metaworld's vector env of the
+    benchmark seeded seed + i - p (B: its sub-envs, a task count for MT,
+    meta_batch_size for ML). options: the benchmark's (env_name, use_one_hot,
+    meta_batch_size, total_tasks_per_cls, sample_tasks_on_reset,
+    terminate_on_success), max_episode_steps, reward_function_version.
+    policy (a sync pool only): actions = policy(observations) plus uniform
+    noise of 0.3, clipped, so that episodes can end in success."""
+    require_task(task_id)
+    require_oracle()
+    from envpool_lite.families.metaworld import benchmark_block
+
+    batch_size = batch_size or num_envs
+    pool = envpool_lite.make(task_id, env_type="gymnasium", num_envs=num_envs, batch_size=batch_size, seed=seed, **options)
+    try:
+        block = benchmark_block(task_id, {"meta_batch_size": options.get("meta_batch_size", 20)})
+        first_obs, actions_per_env, outputs = _pool_run(pool, steps, num_envs, batch_size, np.random.default_rng(seed), policy)
+    finally:
+        pool.close()
+    positions = [i % block for i in range(num_envs)]
+    copy_seeds = [seed + i - positions[i] for i in range(num_envs)]
+    kwargs = {k: v for k, v in options.items() if k not in ("max_episode_steps", "reward_function_version", "num_threads")}
+    ref = run_reference(
+        "",
+        copy_seeds,
+        actions_per_env,
+        options.get("max_episode_steps"),
+        options.get("reward_function_version", "v2"),
+        benchmark=task_id,
+        positions=positions,
+        benchmark_kwargs=kwargs,
+    )
+    return _compare(task_id, ref, first_obs, outputs, copy_seeds)
 
 
 def _obs_diff(where: str, got: np.ndarray, want: np.ndarray) -> str:

@@ -10,7 +10,15 @@ request.npz: env_name (str), seeds (int64 [n]), max_episode_steps (int64,
 -1 for metaworld's default), reward_function_version (str: "v2" or "v1"),
 and actions_<i> (float32 [T_i, 4]), the actions env i receives, in order.
 
-Env i is `metaworld.make_mt_envs(env_name, seed=seeds[i],
+With benchmark (str, optional: a benchmark id such as "Meta-World/MT10"),
+positions (int64 [n]) and benchmark_kwargs (a JSON dict: env_name,
+use_one_hot, meta_batch_size, ...), env i is instead sub-env positions[i] of
+gymnasium.make_vec(benchmark, vector_strategy="sync", seed=seeds[i],
+**benchmark_kwargs) (one vector env per distinct seed; Meta-World/MT1 is
+gymnasium.make's single env), each stepped on its own; an ML sub-env's first
+reset is its sample_tasks() (metaworld's ML envs have no task before it).
+
+Otherwise env i is `metaworld.make_mt_envs(env_name, seed=seeds[i],
 max_episode_steps=..., reward_function_version=...)` (MT1: its 50 goals,
 partially_observable=False, a task drawn at each reset from the env's
 np_random, TimeLimit), reset once without a seed (the seed is given at
@@ -52,6 +60,7 @@ and for all envs:
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 import warnings
@@ -63,6 +72,9 @@ def _load_request(path: str) -> dict:
     with np.load(path, allow_pickle=False) as request:
         seeds = [int(s) for s in request["seeds"]]
         return {
+            "benchmark": str(request["benchmark"]) if "benchmark" in request else "",
+            "positions": [int(p) for p in request["positions"]] if "positions" in request else [0] * len(seeds),
+            "benchmark_kwargs": json.loads(str(request["benchmark_kwargs"])) if "benchmark_kwargs" in request else {},
             "env_name": str(request["env_name"]),
             "seeds": seeds,
             "max_episode_steps": int(request["max_episode_steps"]),
@@ -81,6 +93,37 @@ def make_reference(env_name: str, seed: int, max_episode_steps: int | None, rewa
     return metaworld.make_mt_envs(env_name, seed=seed, **kwargs)
 
 
+def make_benchmark(benchmark: str, seed: int, kwargs: dict):
+    """metaworld's vector env of a benchmark id (gymnasium.make_vec(
+    "Meta-World/MT10", seed=seed, ...)), as a list of its sub-envs
+    (Meta-World/MT1 is a single env in metaworld: a list of one)."""
+    import gymnasium
+    import metaworld  # noqa: F401  (registers the Meta-World/ ids)
+
+    kwargs = dict(kwargs)
+    # Wrapper switches, not constructor arguments (make_ml_envs_train binds
+    # terminate_on_success itself): set on each sub-env, as users do with
+    # envs.call("toggle_...").
+    toggles = {name: kwargs.pop(name) for name in ("terminate_on_success", "sample_tasks_on_reset") if name in kwargs}
+    if benchmark == "Meta-World/MT1":
+        envs = [gymnasium.make(benchmark, seed=seed, **kwargs)]
+    elif benchmark == "Meta-World/ML1-train":
+        # metaworld 3.1.1 registers Meta-World/ML1-train with a lambda that
+        # reads the loop's `split` late: the id builds the test split (test
+        # goals, terminate_on_success on). The train split is
+        # make_ml_envs_train, which the pool's ML1-train follows.
+        import metaworld
+
+        name = kwargs.pop("env_name")
+        envs = list(metaworld.make_ml_envs_train(name, seed=seed, vector_strategy="sync", **kwargs).envs)
+    else:
+        envs = list(gymnasium.make_vec(benchmark, vector_strategy="sync", seed=seed, **kwargs).envs)
+    for env in envs:
+        for name, on in toggles.items():
+            env.get_wrapper_attr(f"toggle_{name}")(on)
+    return envs
+
+
 def _time_limit(env):
     import gymnasium
 
@@ -89,7 +132,7 @@ def _time_limit(env):
     return env
 
 
-def run_env(env, actions: np.ndarray, env_keys: set[str], wrapper_keys: set[str], reset_keys: set[str]) -> dict[str, np.ndarray]:
+def run_env(env, actions: np.ndarray, env_keys: set[str], wrapper_keys: set[str], reset_keys: set[str], first_reset_samples: bool = False) -> dict[str, np.ndarray]:
     """Steps one reference env through actions (see the module's doc)."""
     inner = env.unwrapped
     limit = _time_limit(env)
@@ -105,7 +148,12 @@ def run_env(env, actions: np.ndarray, env_keys: set[str], wrapper_keys: set[str]
 
     inner.step = recording_step
     steps = len(actions)
-    obs0, info0 = env.reset()
+    if first_reset_samples:
+        # PseudoRandomTaskSelectWrapper (ML): no task until sample_tasks(),
+        # which sets the next one and resets.
+        obs0, info0 = env.get_wrapper_attr("sample_tasks")()
+    else:
+        obs0, info0 = env.reset()
     reset_keys.update(info0)
     dim = np.asarray(inner._last_rand_vec).size
     out: dict[str, np.ndarray] = {
@@ -169,15 +217,26 @@ def main(request_path: str, result_path: str) -> None:
     wrapper_keys: set[str] = set()
     reset_keys: set[str] = set()
     make_seconds, step_seconds = [], []
+    benchmark = request["benchmark"]
+    copies: dict[int, list] = {}  # a benchmark's vector env per seed
     for i, (seed, actions) in enumerate(zip(request["seeds"], request["actions"])):
         assert actions.ndim == 2 and actions.shape[1] == 4, f"actions_{i} has shape {actions.shape}, not [T, 4]"
         start = time.perf_counter()
-        env = make_reference(request["env_name"], seed, None if limit < 0 else limit, request["reward_function_version"])
+        if benchmark:
+            kwargs = dict(request["benchmark_kwargs"], reward_function_version=request["reward_function_version"])
+            if limit >= 0:
+                kwargs["max_episode_steps"] = limit
+            if seed not in copies:
+                copies[seed] = make_benchmark(benchmark, seed, kwargs)
+            env = copies[seed][request["positions"][i]]
+        else:
+            env = make_reference(request["env_name"], seed, None if limit < 0 else limit, request["reward_function_version"])
         make_seconds.append(time.perf_counter() - start)
         start = time.perf_counter()
-        out = run_env(env, actions, env_keys, wrapper_keys, reset_keys)
+        out = run_env(env, actions, env_keys, wrapper_keys, reset_keys, first_reset_samples=benchmark.startswith("Meta-World/ML"))
         step_seconds.append(time.perf_counter() - start)
-        env.close()
+        if not benchmark:
+            env.close()
         result.update({f"env{i}__{name}": value for name, value in out.items()})
     result["env_info_keys"] = np.array(sorted(env_keys), dtype=str)
     result["wrapper_info_keys"] = np.array(sorted(wrapper_keys), dtype=str)

@@ -91,6 +91,32 @@ def test_sync_trajectories_do_not_depend_on_num_workers(cluster):
     assert sum(r[2].sum() for r in ref if len(r) == 5) > 0  # episodes ended (and reset) on the way
 
 
+@pytest.mark.parametrize(("task", "num_envs"), [("FetchPush-v4", 4), ("Meta-World/MT10", 10)])
+def test_workers_resolve_their_own_options_and_keep_env_ids(cluster, task, num_envs):
+    """A MuJoCo family's internal options hold addresses in the process that
+    filled them (numpy's loops): each worker fills its own. And an env that
+    takes its place in the pool (Meta-World's benchmarks pick their task by
+    it) gets its index in the whole pool on whichever worker it runs."""
+    if task not in envpool_lite.list_all_envs():
+        pytest.skip(f"{task} is not built in")
+    pools = [envpool_lite.make(task, env_type="gymnasium", num_envs=num_envs, seed=3, num_workers=k) for k in (0, 2)]
+    try:
+        outs = [[p.reset()[0]] for p in pools]
+        rng = np.random.default_rng(0)
+        for _ in range(8):
+            action = rng.uniform(-1, 1, (num_envs, *pools[0].single_action_space.shape)).astype(np.float32)
+            for p, out in zip(pools, outs):
+                out.append(p.step(action)[:2])
+    finally:
+        for p in pools:
+            p.close()
+    for t, (a, b) in enumerate(zip(*outs)):
+        for x, y in zip(a if isinstance(a, tuple) else (a,), b if isinstance(b, tuple) else (b,)):
+            x = x if not isinstance(x, dict) else x["observation"]
+            y = y if not isinstance(y, dict) else y["observation"]
+            np.testing.assert_array_equal(x, y, err_msg=f"{task} step {t}")
+
+
 def per_env_trajectories(num_workers, num_envs=8, batch_size=3, recvs=120):
     """Async mode: an env's action depends only on its own (env_id,
     elapsed_step), so its trajectory cannot depend on arrival order."""

@@ -27,7 +27,7 @@ PyEnvPool::PyEnvPool(const std::string& task_id, const py::dict& options,
                      const std::vector<uint64_t>& seeds, int num_envs,
                      int batch_size, int num_threads,
                      int thread_affinity_offset, bool same_step_autoreset,
-                     bool render)
+                     bool render, int first_env_id)
     : descriptor_(GlobalRegistry().Get(task_id)) {
   Config config = ConfigFromPy(descriptor_, options);
   PoolOptions po;
@@ -38,6 +38,7 @@ PyEnvPool::PyEnvPool(const std::string& task_id, const py::dict& options,
   po.same_step_autoreset = same_step_autoreset;
   po.render = render;
   po.seeds = seeds;
+  po.first_env_id = first_env_id;
   {
     py::gil_scoped_release release;  // envs are built on worker threads
     pool_ = std::make_shared<EnvPool>(descriptor_, config, po);

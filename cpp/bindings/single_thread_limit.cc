@@ -29,7 +29,7 @@ double SingleThreadStepsPerSecond(const std::string& task_id,
   Config config = ConfigFromPy(d, options);
   EnvSpec spec = d.make_spec(config);
   py::gil_scoped_release release;
-  std::unique_ptr<Env> env = d.make_env(config, seed);
+  std::unique_ptr<Env> env = d.make_env(config, seed, 0);
 
   // Random actions, drawn before timing.
   const std::size_t row = spec.action.NumBytes();

@@ -46,6 +46,7 @@ struct PoolOptions {
   bool same_step_autoreset = false;
   bool render = false;          // make(render_mode=...): Env::EnableRendering
   std::vector<uint64_t> seeds;  // one per env
+  int first_env_id = 0;         // env i is built with env_id first_env_id + i
 };
 
 class TimeoutError : public std::runtime_error {
@@ -140,8 +141,8 @@ class EnvPool {
 
     fields_ = BuildFields();
     CheckStateMemory();
-    std::unique_ptr<Env> first =
-        BuildFirstEnv(descriptor, config, options.seeds[0]);
+    std::unique_ptr<Env> first = BuildFirstEnv(
+        descriptor, config, options.seeds[0], options.first_env_id);
     state_queue_ =
         std::make_unique<StateBufferQueue>(fields_, batch_size_, num_envs_);
     action_queue_ = std::make_unique<ActionBufferQueue>(num_envs_);
@@ -150,7 +151,7 @@ class EnvPool {
     seen_.assign(num_envs_, 0);
     envs_ = std::vector<EnvState>(num_envs_);
     envs_[0].env = std::move(first);
-    BuildEnvs(descriptor, config, options.seeds);
+    BuildEnvs(descriptor, config, options.seeds, options.first_env_id);
     if (options.render) {
       for (EnvState& e : envs_) e.env->EnableRendering();
     }
@@ -362,11 +363,12 @@ class EnvPool {
   // what one env costs: num_envs that cannot fit in memory fail now, not
   // after minutes of building (or at the kernel's OOM killer).
   std::unique_ptr<Env> BuildFirstEnv(const EnvDescriptor& descriptor,
-                                     const Config& config, uint64_t seed) {
+                                     const Config& config, uint64_t seed,
+                                     int env_id) {
     const double before = system::AllocatedBytes();
     std::unique_ptr<Env> env;
     try {
-      env = descriptor.make_env(config, seed);
+      env = descriptor.make_env(config, seed, env_id);
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("failed to create env: ") +
                                e.what());
@@ -384,7 +386,7 @@ class EnvPool {
   // start); the first failure stops the rest (an engine that does not start
   // would otherwise cost its timeout once per env).
   void BuildEnvs(const EnvDescriptor& descriptor, const Config& config,
-                 const std::vector<uint64_t>& seeds) {
+                 const std::vector<uint64_t>& seeds, int first_env_id) {
     std::atomic<int> next{1};
     std::string error;
     std::atomic<bool> failed{false};
@@ -402,7 +404,8 @@ class EnvPool {
                 " (less than 5% of the machine's memory is left): lower "
                 "num_envs");
           }
-          envs_[i].env = descriptor.make_env(config, seeds[i]);
+          envs_[i].env =
+              descriptor.make_env(config, seeds[i], first_env_id + i);
         } catch (const std::exception& e) {
           if (!failed.exchange(true)) error = e.what();
         }

@@ -10,6 +10,9 @@
 //   static EnvSpec MakeSpec(const Config& config); // validates, throws
 //                                                  // std::invalid_argument
 //   E(const Config& config, uint64_t seed);        // one env instance
+// or, for an env that needs its place in the pool (Meta-World's benchmark
+// pools pick each env's task by it):
+//   E(const Config& config, uint64_t seed, int env_id);
 #pragma once
 
 #include <functional>
@@ -17,6 +20,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -30,7 +34,10 @@ struct EnvDescriptor {
   std::string family;  // "atari", "toy_text", ...: a folder of cpp/envs/
   Config defaults;     // every option the env accepts, with its default
   std::function<EnvSpec(const Config&)> make_spec;
-  std::function<std::unique_ptr<Env>(const Config&, uint64_t seed)> make_env;
+  // env_id: the env's index in the pool (a Ray worker's envs keep their
+  // index in the whole pool).
+  std::function<std::unique_ptr<Env>(const Config&, uint64_t seed, int env_id)>
+      make_env;
 };
 
 class Registry {
@@ -53,8 +60,14 @@ class Registry {
     d.family = family_;
     d.defaults = std::move(defaults);
     d.make_spec = [](const Config& c) { return E::MakeSpec(c); };
-    d.make_env = [](const Config& c, uint64_t seed) -> std::unique_ptr<Env> {
-      return std::make_unique<E>(c, seed);
+    d.make_env = [](const Config& c, uint64_t seed,
+                    int env_id) -> std::unique_ptr<Env> {
+      if constexpr (std::is_constructible_v<E, const Config&, uint64_t, int>) {
+        return std::make_unique<E>(c, seed, env_id);
+      } else {
+        (void)env_id;
+        return std::make_unique<E>(c, seed);
+      }
     };
     envs_[task_id] = std::move(d);
   }

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from envpool_lite import _core
-from envpool_lite.spec import EnvSpec, seeds_for
+from envpool_lite.spec import EnvSpec, make_spec, seeds_for
 
 # Requests each worker keeps in flight to hide the network's latency.
 REQUESTS_PER_WORKER = 2
@@ -81,8 +81,12 @@ class EnvPoolWorker:
     """One Ray actor: an in-process pool over env ids [offset, offset + n).
     Returns batches with global env ids."""
 
-    def __init__(self, task_id: str, env_options: dict, seeds: list, batch_size: int, num_threads: int, thread_affinity_offset: int, same_step_autoreset: bool, render: bool, offset: int):
-        self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset, render)
+    def __init__(self, task_id: str, config: dict, seeds: list, batch_size: int, num_threads: int, thread_affinity_offset: int, same_step_autoreset: bool, render: bool, offset: int):
+        # The env's options resolved here, not in the driver: a family's
+        # internal options can be addresses in the process that filled them
+        # (numpy's loops, which MuJoCo families call).
+        env_options = make_spec(task_id, **config).env_options
+        self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset, render, offset)
         self._pool = _core.EnvPool(*self._args)  # every env resets on its first action
         self._offset = offset
         self._epoch = None  # the driver's epoch this pool serves (None: a fresh pool serves any)
@@ -219,7 +223,7 @@ class DistributedPool:
                 local_batch = stop - start if self._sync else min(stop - start, self._batch_size)
                 handle = actor.remote(
                     spec.task_id,
-                    spec.env_options,
+                    dict(spec.config),
                     seeds[start:stop],
                     local_batch,
                     config["num_threads"],

@@ -61,6 +61,7 @@ class AssemblyEnv : public NutEnv {
     t.reset_high = {0, 0.6, 0.02, 0.1, 0.85, 0.1};
     t.goal_low = {-0.1, 0.75, 0.1};
     t.goal_high = {0.1, 0.85, 0.1};
+    t.apart = 0.1;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -77,10 +78,6 @@ class AssemblyEnv : public NutEnv {
   }
 
  protected:
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    return DrawApart(random, 0.1);
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = FrozenApart(0.1, "assembly-v3");
@@ -204,6 +201,7 @@ class DisassembleEnv : public NutEnv {
     t.reset_high = {0.1, 0.75, 0.02501, 0.1, 0.75, 0.1701};
     t.goal_low = {-0.1 + 0.0, 0.6 + 0.0, 0.1699 + 0.005};
     t.goal_high = {0.1 + 0.0, 0.75 + 0.0, 0.1701 + 0.005};
+    t.apart = 0.1;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -220,10 +218,6 @@ class DisassembleEnv : public NutEnv {
   }
 
  protected:
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    return DrawApart(random, 0.1);
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = FrozenApart(0.1, "disassemble-v3");

@@ -25,6 +25,7 @@ class BasketballEnv : public ToolsEnv {
     t.reset_high = {0.1, 0.7, 0.0301, 0.1, 0.9 + 1e-7, 0.0};
     t.goal_low = {-0.1 + 0, 0.85 + -0.083, 0.0 + 0.2499};
     t.goal_high = {0.1 + 0, (0.9 + 1e-7) + -0.083, 0.0 + 0.2501};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -45,10 +46,6 @@ class BasketballEnv : public ToolsEnv {
   }
 
  protected:
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    return DrawApart(random, 0.15);
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = FrozenApart(0.15, "basketball-v3");

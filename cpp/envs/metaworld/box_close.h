@@ -19,6 +19,7 @@ class BoxCloseEnv : public ToolsEnv {
     t.reset_high = {0.05, 0.55, 0.02, 0.1, 0.8, 0.133};
     t.goal_low = {-0.1, 0.7, 0.133};
     t.goal_high = {0.1, 0.8, 0.133};
+    t.apart = 0.25;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -39,10 +40,6 @@ class BoxCloseEnv : public ToolsEnv {
   }
 
  protected:
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    return DrawApart(random, 0.25);
-  }
-
   void ResetModel() override {
     ResetHand();
     const double box_height = d()->xpos[3 * box_ + 2];

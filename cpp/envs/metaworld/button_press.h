@@ -192,7 +192,8 @@ class ButtonPressEnvBase : public SawyerEnv {
 template <ButtonPressEnvBase::Kind K>
 class ButtonPressEnvT : public ButtonPressEnvBase {
  public:
-  static Config DefaultConfig() { return BaseConfig(MakeTask(K).model); }
+  static TaskSpec Task() { return MakeTask(K); }
+  static Config DefaultConfig() { return BaseConfig(Task().model); }
   static EnvSpec MakeSpec(const Config& config) {
     return BaseSpec(config, MakeTask(K));
   }

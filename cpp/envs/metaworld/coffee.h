@@ -169,6 +169,7 @@ class CoffeeMugEnvBase : public CoffeeEnvBase {
                     goal_high[0], goal_high[1], goal_high[2]};
     t.goal_low = goal_low;
     t.goal_high = goal_high;
+    t.apart = 0.15;
     return t;
   }
 
@@ -178,14 +179,6 @@ class CoffeeMugEnvBase : public CoffeeEnvBase {
         obj_(Id(mjOBJ_BODY, "obj")),
         mug_(Id(mjOBJ_GEOM, "mug")),
         mug_goal_(Id(mjOBJ_SITE, "mug_goal")) {}
-
-  // reset_model's draws: again while the mug starts within 0.15 of its goal
-  // (in x, y).
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.15) v = UniformVec(random);
-    return v;
-  }
 
   void ResetModel() override {
     ResetHand();
@@ -303,7 +296,8 @@ class CoffeeMugEnvBase : public CoffeeEnvBase {
 
 class CoffeePullEnv : public CoffeeMugEnvBase {
  public:
-  static Config DefaultConfig() { return BaseConfig(MugTask(true).model); }
+  static TaskSpec Task() { return MugTask(true); }
+  static Config DefaultConfig() { return BaseConfig(Task().model); }
   static EnvSpec MakeSpec(const Config& config) {
     return BaseSpec(config, MugTask(true));
   }
@@ -315,7 +309,8 @@ class CoffeePullEnv : public CoffeeMugEnvBase {
 
 class CoffeePushEnv : public CoffeeMugEnvBase {
  public:
-  static Config DefaultConfig() { return BaseConfig(MugTask(false).model); }
+  static TaskSpec Task() { return MugTask(false); }
+  static Config DefaultConfig() { return BaseConfig(Task().model); }
   static EnvSpec MakeSpec(const Config& config) {
     return BaseSpec(config, MugTask(false));
   }

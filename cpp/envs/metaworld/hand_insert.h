@@ -18,6 +18,7 @@ class HandInsertV3Env : public PickBaseEnv {
     t.reset_high = {0.1, 0.7, 0.05, 0.04, 0.88, -0.0199};
     t.goal_low = {-0.04, 0.8, -0.0201};
     t.goal_high = {0.04, 0.88, -0.0199};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -34,12 +35,6 @@ class HandInsertV3Env : public PickBaseEnv {
   }
 
  protected:
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.15) v = UniformVec(random);
-    return v;
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = StateRandVec();

@@ -227,7 +227,8 @@ class HandleEnvBase : public SawyerEnv {
 template <HandleEnvBase::Kind K>
 class HandleEnvT : public HandleEnvBase {
  public:
-  static Config DefaultConfig() { return BaseConfig(MakeTask(K).model); }
+  static TaskSpec Task() { return MakeTask(K); }
+  static Config DefaultConfig() { return BaseConfig(Task().model); }
   static EnvSpec MakeSpec(const Config& config) {
     return BaseSpec(config, MakeTask(K));
   }

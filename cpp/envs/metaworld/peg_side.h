@@ -22,6 +22,7 @@ class PegInsertSideEnv : public ToolsEnv {
     t.reset_high = {0.2, 0.7, 0.02, -0.25, 0.7, 0.001};
     t.goal_low = {-0.35 + 0.03, 0.4 + 0.0, -0.001 + 0.13};
     t.goal_high = {-0.25 + 0.03, 0.7 + 0.0, 0.001 + 0.13};
+    t.apart = 0.1;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -45,10 +46,6 @@ class PegInsertSideEnv : public ToolsEnv {
   }
 
  protected:
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    return DrawApart(random, 0.1);
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = FrozenApart(0.1, "peg-insert-side-v3");

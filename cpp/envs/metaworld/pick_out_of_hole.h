@@ -19,6 +19,7 @@ class PickOutOfHoleV3Env : public PickBaseEnv {
     t.reset_high = {0, 0.75, 0.02, 0.1, 0.6, 0.3};
     t.goal_low = {-0.1, 0.5, 0.15};
     t.goal_high = {0.1, 0.6, 0.3};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -33,12 +34,6 @@ class PickOutOfHoleV3Env : public PickBaseEnv {
   }
 
  protected:
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.15) v = UniformVec(random);
-    return v;
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = StateRandVec();

@@ -142,6 +142,7 @@ class PickPlaceV3Env : public PickBaseEnv {
     t.reset_high = {0.1, 0.7, 0.02, 0.1, 0.9, 0.3};
     t.goal_low = {-0.1, 0.8, 0.05};
     t.goal_high = {0.1, 0.9, 0.3};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -156,12 +157,6 @@ class PickPlaceV3Env : public PickBaseEnv {
   }
 
  protected:
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.15) v = UniformVec(random);
-    return v;
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = StateRandVec();
@@ -273,6 +268,7 @@ class PickPlaceWallV3Env : public PickBaseEnv {
     t.reset_high = {0.05, 0.65, 0.015, 0.05, 0.9, 0.3};
     t.goal_low = {-0.05, 0.85, 0.05};
     t.goal_high = {0.05, 0.9, 0.3};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -287,12 +283,6 @@ class PickPlaceWallV3Env : public PickBaseEnv {
   }
 
  protected:
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.15) v = UniformVec(random);
-    return v;
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = StateRandVec();

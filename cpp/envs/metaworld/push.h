@@ -20,12 +20,6 @@ class PushBaseEnv : public SawyerEnv {
         obj_geom_(Id(mjOBJ_GEOM, "objGeom")),
         goal_site_(Id(mjOBJ_SITE, "goal")) {}
 
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.15) v = UniformVec(random);
-    return v;
-  }
-
   // reset_model's rand_vec (frozen: the loop would not end were it near).
   const std::vector<double>& CheckedRandVec() const {
     const std::vector<double>& v = StateRandVec();
@@ -115,6 +109,7 @@ class PushV3Env : public PushBaseEnv {
     t.reset_high = {0.1, 0.7, 0.02, 0.1, 0.9, 0.02};
     t.goal_low = {-0.1, 0.8, 0.01};
     t.goal_high = {0.1, 0.9, 0.02};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -189,6 +184,7 @@ class PushWallV3Env : public PushBaseEnv {
     t.reset_high = {0.05, 0.65, 0.015, 0.05, 0.9, 0.02};
     t.goal_low = {-0.05, 0.85, 0.01};
     t.goal_high = {0.05, 0.9, 0.02};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -280,6 +276,7 @@ class PushBackV3Env : public PushBaseEnv {
     t.reset_high = {0.1, 0.85, 0.02, 0.1, 0.7, 0.0201};
     t.goal_low = {-0.1, 0.6, 0.0199};
     t.goal_high = {0.1, 0.7, 0.0201};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }

@@ -20,6 +20,7 @@ class ReachEnv : public SawyerEnv {
     t.reset_high = {0.1, 0.7, 0.02, 0.1, 0.9, 0.3};
     t.goal_low = {-0.1, 0.8, 0.05};
     t.goal_high = {0.1, 0.9, 0.3};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -37,14 +38,6 @@ class ReachEnv : public SawyerEnv {
   }
 
  protected:
-  // reset_model's draws: a rand_vec, again while the puck is within 0.15 of
-  // the goal (in x, y).
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.15) v = UniformVec(random);
-    return v;
-  }
-
   void ResetModel() override {
     ResetHand();
     // fix_extreme_obj_pos and the goal's first value are overwritten below.

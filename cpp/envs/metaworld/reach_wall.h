@@ -19,6 +19,7 @@ class ReachWallV3Env : public SawyerEnv {
     t.reset_high = {0.05, 0.65, 0.015, 0.05, 0.9, 0.3};
     t.goal_low = {-0.05, 0.85, 0.05};
     t.goal_high = {0.05, 0.9, 0.3};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -36,14 +37,6 @@ class ReachWallV3Env : public SawyerEnv {
   }
 
  protected:
-  // reset_model's draws: a rand_vec, again while the puck is within 0.15 of
-  // the goal (in x, y).
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.15) v = UniformVec(random);
-    return v;
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = StateRandVec();

@@ -16,6 +16,7 @@ __attribute__((visibility("default"))) void RegisterMetaworld(
   RegisterArticulated(registry);
   RegisterSliding(registry);
   RegisterTools(registry);
+  RegisterBenchmarks(registry);
 }
 
 }  // namespace envpool_lite

@@ -255,6 +255,25 @@ struct TaskSpec {
   double action_scale = 1.0 / 100;
   std::vector<double> reset_low, reset_high;  // _random_reset_space
   Vec3 goal_low{}, goal_high{};               // goal_space
+  // reset_model's draws while the rand_vec is not frozen (as _make_tasks
+  // resets): a rand_vec redrawn while its x, y lie within `apart` (0: never)
+  // of its values 3-4, or of `apart_from` where apart_from_point is set.
+  double apart = 0;
+  bool apart_from_point = false;
+  std::array<double, 2> apart_from{};
+};
+
+// One env of a benchmark pool (benchmark.h): the goals the benchmark drew
+// for its task, how a reset picks one, and whether the goal is observed.
+struct TaskSet {
+  std::vector<std::vector<double>> rand_vecs;
+  // PseudoRandomTaskSelectWrapper (the ML benchmarks): the next goal of a
+  // list shuffled at each pass, taken at the first reset and, with
+  // sample_on_reset, at every reset; else RandomTaskSelectWrapper (MT): a
+  // goal picked by np_random at every reset.
+  bool pseudorandom = false;
+  bool sample_on_reset = true;
+  bool partially_observable = false;  // the goal zeroed in the observation
 };
 
 // SawyerXYZEnv: the arm moved by its mocap body, the gripper by two
@@ -269,6 +288,7 @@ class SawyerEnv : public Env {
   static Config BaseConfig(const char* model) {
     Config c{{"max_episode_steps", int64_t{500}},
              {"reward_function_version", std::string("v2")},
+             {"terminate_on_success", false},
              {"mujoco_lib", std::string()},
              {"mujoco_model", std::string(model)},
              {"numpy_blas", std::string()},
@@ -297,7 +317,7 @@ class SawyerEnv : public Env {
     }
     EnvSpec spec;
     std::vector<double> low, high;
-    ObsBounds(task, &low, &high);
+    ObsBounds(task, false, &low, &high);
     spec.obs = MakeBox<double>("obs", {kObsSize}, low, high);
     spec.action = MakeBox<float>("action", {4}, {-1.0}, {1.0});
     for (const char* name : kInfoNames)
@@ -312,9 +332,28 @@ class SawyerEnv : public Env {
     GenerateTasks(seed);
   }
 
+  // This env as one of a benchmark pool's: env.seed(seed), then its goals.
+  void UseTaskSet(uint64_t seed, TaskSet set) {
+    rng_.Seed(seed);
+    tasks_ = std::move(set.rand_vecs);
+    pseudorandom_ = set.pseudorandom;
+    sample_on_reset_ = set.sample_on_reset;
+    task_index_ = -1;
+    partially_observable_ = set.partially_observable;
+    ObsBounds(task_, partially_observable_, &obs_low_, &obs_high_);
+  }
+
   void Reset() override {
-    // RandomTaskSelectWrapper: a task by the env's np_random, set_task.
-    rand_vec_ = tasks_[static_cast<std::size_t>(rng_.Choice(kNumGoals))];
+    if (!pseudorandom_) {
+      // RandomTaskSelectWrapper: a task by the env's np_random, set_task.
+      rand_vec_ = tasks_[static_cast<std::size_t>(
+          rng_.Choice(static_cast<int64_t>(tasks_.size())))];
+    } else if (sample_on_reset_ || task_index_ < 0) {
+      // PseudoRandomTaskSelectWrapper._set_pseudo_random_task.
+      task_index_ = (task_index_ + 1) % static_cast<int>(tasks_.size());
+      if (task_index_ == 0) rng_.Shuffle(&tasks_);
+      rand_vec_ = tasks_[static_cast<std::size_t>(task_index_)];
+    }
     curr_path_length_ = 0;
     ResetModel();
     api_.reset_data(m(), d());
@@ -349,6 +388,8 @@ class SawyerEnv : public Env {
     }
     StepResult r;
     r.reward = EvaluateState(obs_.data(), a, &info_);
+    // AutoTerminateOnSuccessWrapper, when on.
+    r.terminated = terminate_on_success_ && info_.success == 1.0;
     return r;
   }
 
@@ -365,6 +406,7 @@ class SawyerEnv : public Env {
   SawyerEnv(const Config& config, uint64_t seed, TaskSpec task)
       : task_(std::move(task)),
         v2_(IsV2(config)),
+        terminate_on_success_(config.GetBool("terminate_on_success")),
         api_(LoadApi(config.GetString("mujoco_lib"))),
         model_(LoadModel(api_, config.GetString("mujoco_model"))),
         data_(api_.make_data(model_.get()), DataDeleter{&api_}),
@@ -374,7 +416,7 @@ class SawyerEnv : public Env {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
     mocap_low_ = task_.has_mocap_bounds ? task_.mocap_low : task_.hand_low;
     mocap_high_ = task_.has_mocap_bounds ? task_.mocap_high : task_.hand_high;
-    ObsBounds(task_, &obs_low_, &obs_high_);
+    ObsBounds(task_, false, &obs_low_, &obs_high_);
     // SawyerMocapBase.__init__: reset_mocap_welds; then mj_forward.
     for (int i = 0; i < m()->neq; ++i) {
       if (m()->eq_type[i] == mjEQ_WELD) {
@@ -402,11 +444,6 @@ class SawyerEnv : public Env {
   }
 
   // The task's part (its file's methods).
-  // _get_state_rand_vec's draws while its rand_vec is not frozen (as
-  // _make_tasks resets): one reset_model call's draws, from np.random.
-  virtual std::vector<double> DrawRandVec(NumpyRandomState* random) {
-    return UniformVec(random);
-  }
   virtual void ResetModel() = 0;
   virtual void ObjectsPosQuat(std::vector<double>* out) = 0;  // pos, quat, ...
   virtual double EvaluateState(const double* obs, const float* action,
@@ -415,6 +452,41 @@ class SawyerEnv : public Env {
   // Call at the end of the task's constructor: MT1's goals of seed `seed`.
   void Init(uint64_t seed) { GenerateTasks(seed); }
 
+ public:
+  // _get_state_rand_vec's draws in one reset_model while the rand_vec is not
+  // frozen (as _make_tasks resets): np.random.uniform over the reset space,
+  // again while the task's distance check fails.
+  static std::vector<double> DrawRandVec(const TaskSpec& task,
+                                         const NumpyBlas& blas,
+                                         NumpyRandomState* random) {
+    std::vector<double> v(task.reset_low.size());
+    for (;;) {
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        v[i] = random->Uniform(task.reset_low[i], task.reset_high[i]);
+      }
+      if (task.apart <= 0) return v;
+      const double to_x = task.apart_from_point ? task.apart_from[0] : v[3];
+      const double to_y = task.apart_from_point ? task.apart_from[1] : v[4];
+      const double diff[2] = {v[0] - to_x, v[1] - to_y};
+      if (!(blas.Norm(diff, 2) < task.apart)) return v;  // np.linalg.norm
+    }
+  }
+
+  // _make_tasks' goals of one task from np.random's state: 50 resets of a
+  // fresh env with its rand_vec unfrozen, each calling reset_model twice; a
+  // goal is the last rand_vec drawn in each.
+  static std::vector<std::vector<double>> DrawGoals(const TaskSpec& task,
+                                                    const NumpyBlas& blas,
+                                                    NumpyRandomState* random) {
+    std::vector<std::vector<double>> goals;
+    for (int g = 0; g < kNumGoals; ++g) {
+      DrawRandVec(task, blas, random);
+      goals.push_back(DrawRandVec(task, blas, random));
+    }
+    return goals;
+  }
+
+ protected:
   // --- helpers of sawyer_xyz_env.py ---------------------------------------
   mjModel* m() const { return model_.get(); }
   mjData* d() const { return data_.get(); }
@@ -511,15 +583,6 @@ class SawyerEnv : public Env {
   // _get_state_rand_vec() once the task is set: its rand_vec.
   const std::vector<double>& StateRandVec() const { return rand_vec_; }
 
-  // np.random.uniform(reset_low, reset_high, size=n).
-  std::vector<double> UniformVec(NumpyRandomState* random) const {
-    std::vector<double> v(task_.reset_low.size());
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      v[i] = random->Uniform(task_.reset_low[i], task_.reset_high[i]);
-    }
-    return v;
-  }
-
   // np.linalg.norm(x) of a vector: sqrt of numpy's BLAS ddot.
   double Norm(const double* x, int n) const { return blas_.Norm(x, n); }
   double Norm3(const Vec3& a, const Vec3& b) const {
@@ -598,9 +661,13 @@ class SawyerEnv : public Env {
   DataPtr data_;
   const NumpyBlas& blas_;
   NumpyMath np_;
-  NumpyRandom rng_;                         // the env's np_random
-  std::vector<std::vector<double>> tasks_;  // MT1's 50 rand_vecs
+  NumpyRandom rng_;  // the env's np_random
+  bool terminate_on_success_;
+  std::vector<std::vector<double>> tasks_;  // MT1's 50 rand_vecs, or a set's
   std::vector<double> rand_vec_;
+  bool pseudorandom_ = false, sample_on_reset_ = true;
+  bool partially_observable_ = false;
+  int task_index_ = -1;  // PseudoRandomTaskSelectWrapper's current_task_idx
   std::vector<double> init_qpos_, init_qvel_;
   Vec3 hand_init_pos_{}, init_tcp_{}, obj_init_pos_{}, target_pos_{};
   Vec3 mocap_low_{}, mocap_high_{};
@@ -616,11 +683,7 @@ class SawyerEnv : public Env {
   // last rand_vec drawn in each.
   void GenerateTasks(uint64_t seed) {
     NumpyRandomState random(static_cast<uint32_t>(seed));
-    tasks_.clear();
-    for (int g = 0; g < kNumGoals; ++g) {
-      DrawRandVec(&random);
-      tasks_.push_back(DrawRandVec(&random));
-    }
+    tasks_ = DrawGoals(task_, blas_, &random);
   }
 
   // _get_curr_obs_combined_no_goal + _get_obs, into obs_: the 18 current
@@ -641,14 +704,19 @@ class SawyerEnv : public Env {
     std::copy(objects_.begin(), objects_.end(), obs + 4);
     std::fill(obs + 4 + objects_.size(), obs + 18, 0.0);
     std::copy(prev_obs_.begin(), prev_obs_.end(), obs + 18);
-    std::copy(target_pos_.begin(), target_pos_.end(), obs + 36);
+    if (partially_observable_) {
+      std::fill(obs + 36, obs + 39, 0.0);
+    } else {
+      std::copy(target_pos_.begin(), target_pos_.end(), obs + 36);
+    }
     std::copy(obs, obs + 18, prev_obs_.begin());
   }
 
   // sawyer_observation_space: the hand space, [-1, 1] for the gripper,
-  // unbounded objects, the goal space (observable goals).
-  static void ObsBounds(const TaskSpec& task, std::vector<double>* low,
-                        std::vector<double>* high) {
+  // unbounded objects, the goal space (zeros when the goal is hidden).
+ public:
+  static void ObsBounds(const TaskSpec& task, bool partially_observable,
+                        std::vector<double>* low, std::vector<double>* high) {
     const double inf = std::numeric_limits<double>::infinity();
     const Vec3 hand_low{-0.525, 0.348, -0.0525}, hand_high{0.525, 1.025, 0.7};
     low->clear();
@@ -661,10 +729,16 @@ class SawyerEnv : public Env {
       low->insert(low->end(), 14, -inf);
       high->insert(high->end(), 14, inf);
     }
-    low->insert(low->end(), task.goal_low.begin(), task.goal_low.end());
-    high->insert(high->end(), task.goal_high.begin(), task.goal_high.end());
+    if (partially_observable) {
+      low->insert(low->end(), 3, 0.0);
+      high->insert(high->end(), 3, 0.0);
+    } else {
+      low->insert(low->end(), task.goal_low.begin(), task.goal_low.end());
+      high->insert(high->end(), task.goal_high.begin(), task.goal_high.end());
+    }
   }
 
+ private:
   std::vector<double> objects_;
 };
 

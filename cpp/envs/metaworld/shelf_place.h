@@ -19,6 +19,7 @@ class ShelfPlaceV3Env : public PickBaseEnv {
     t.reset_high = {0.1, 0.6, 0.021, 0.1, 0.9, 0.301};
     t.goal_low = {-0.1, 0.8, 0.299};
     t.goal_high = {0.1, 0.9, 0.301};
+    t.apart = 0.1;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -35,13 +36,6 @@ class ShelfPlaceV3Env : public PickBaseEnv {
   }
 
  protected:
-  // reset_model's draws: again while the block is within 0.1 of the goal.
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.1) v = UniformVec(random);
-    return v;
-  }
-
   void ResetModel() override {
     ResetHand();
     // adjust_initObjPos: the block body's height now.

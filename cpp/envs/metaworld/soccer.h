@@ -19,6 +19,7 @@ class SoccerEnv : public SweepCagingEnv {
     t.reset_high = {0.1, 0.7, 0.03, 0.1, 0.9, 0.0};
     t.goal_low = {-0.1, 0.8, 0.0};
     t.goal_high = {0.1, 0.9, 0.0};
+    t.apart = 0.15;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -37,14 +38,6 @@ class SoccerEnv : public SweepCagingEnv {
   }
 
  protected:
-  // reset_model's draws: again while the ball is within 0.15 of the goal
-  // (in x, y).
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.15) v = UniformVec(random);
-    return v;
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = StateRandVec();

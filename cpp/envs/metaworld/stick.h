@@ -31,6 +31,7 @@ class StickEnv : public SawyerEnv {
       t.goal_low = {0.399, 0.55, 0.1319};
       t.goal_high = {0.401, 0.6, 0.1321};
     }
+    t.apart = 0.1;
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -51,14 +52,6 @@ class StickEnv : public SawyerEnv {
   }
 
  protected:
-  // reset_model's draws: again while the stick is within 0.1 of the goal
-  // (in x, y).
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < 0.1) v = UniformVec(random);
-    return v;
-  }
-
   void ResetModel() override {
     ResetHand();
     const std::vector<double>& v = StateRandVec();

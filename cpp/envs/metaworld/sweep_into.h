@@ -18,6 +18,9 @@ class SweepIntoEnv : public SweepCagingEnv {
     t.reset_high = {0.1, 0.7, 0.02, +0.001, 0.8401, 0.0201};
     t.goal_low = {-0.001, 0.8399, 0.0199};
     t.goal_high = {+0.001, 0.8401, 0.0201};
+    t.apart = 0.15;
+    t.apart_from_point = true;
+    t.apart_from = {kGoal[0], kGoal[1]};
     return t;
   }
   static Config DefaultConfig() { return BaseConfig(Task().model); }
@@ -35,14 +38,6 @@ class SweepIntoEnv : public SweepCagingEnv {
   }
 
  protected:
-  // reset_model's draws: again while the cube is within 0.15 of the fixed
-  // goal (0, 0.84) in x, y.
-  std::vector<double> DrawRandVec(NumpyRandomState* random) override {
-    std::vector<double> v = UniformVec(random);
-    while (GoalDistance(v) < 0.15) v = UniformVec(random);
-    return v;
-  }
-
   void ResetModel() override {
     ResetHand();
     target_pos_ = kGoal;

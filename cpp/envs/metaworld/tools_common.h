@@ -50,11 +50,6 @@ class ToolsEnv : public SawyerEnv {
     const double diff[2] = {v[0] - v[3], v[1] - v[4]};
     return Norm(diff, 2);
   }
-  std::vector<double> DrawApart(NumpyRandomState* random, double threshold) {
-    std::vector<double> v = UniformVec(random);
-    while (XyDistance(v) < threshold) v = UniformVec(random);
-    return v;
-  }
   const std::vector<double>& FrozenApart(double threshold,
                                          const char* task) const {
     const std::vector<double>& v = StateRandVec();

@@ -53,18 +53,42 @@ def assets_dir(task_id: str) -> str:
     return os.path.join(list(spec.submodule_search_locations)[0], "assets")
 
 
+# The benchmark pools (cpp/envs/metaworld/benchmark.h): their task counts.
+MT_TASKS = {"Meta-World/MT1": 1, "Meta-World/MT10": 10, "Meta-World/MT25": 25, "Meta-World/MT50": 50}
+
+
+def benchmark_block(task_id: str, config: Mapping[str, Any]) -> int:
+    """The sub-envs of one of metaworld's vector envs of a benchmark id: its
+    task count for MT, meta_batch_size for ML."""
+    return MT_TASKS[task_id] if task_id in MT_TASKS else int(config["meta_batch_size"])
+
+
+def _block_reason(task_id: str) -> str:
+    return "one per task" if task_id in MT_TASKS else "meta_batch_size"
+
+
 class Metaworld(Family):
-    internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas", "numpy_loops"})
+    internal_options = frozenset({"mujoco_model", "mujoco_assets", "mujoco_lib", "numpy_blas", "numpy_loops"})
     extra = "metaworld"
     # metaworld itself is installed with --no-deps (see above), so the extra
     # cannot name it: make() checks for it (assets_dir) and says how.
     requires: Mapping[str, str] = {}
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
-        model = os.path.join(assets_dir(task_id), internal["mujoco_model"])
-        if not os.path.exists(model):
-            raise FileNotFoundError(f"{task_id}: model file {model} does not exist (metaworld=={METAWORLD_VERSION} has it)")
-        return {**internal, "mujoco_lib": library_path(task_id), "mujoco_model": model, "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
+        assets = assets_dir(task_id)
+        paths: dict[str, Any] = {}
+        if "mujoco_assets" in internal:  # a benchmark pool: each env's task's model
+            block = benchmark_block(task_id, config)
+            if config["num_envs"] % block:
+                raise ValueError(
+                    f"{task_id}: num_envs must be a multiple of {block}, the sub-envs of one of metaworld's {task_id} vector envs ({_block_reason(task_id)}); got num_envs={config['num_envs']}"
+                )
+            paths["mujoco_assets"] = assets
+        else:
+            paths["mujoco_model"] = model = os.path.join(assets, internal["mujoco_model"])
+            if not os.path.exists(model):
+                raise FileNotFoundError(f"{task_id}: model file {model} does not exist (metaworld=={METAWORLD_VERSION} has it)")
+        return {**internal, **paths, "mujoco_lib": library_path(task_id), "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
 
     def check_render(self, spec: EnvSpec) -> None:
         raise ValueError(f"{spec.task_id}: render() of the Meta-World tasks is not built yet (their pictures need MuJoCo {MUJOCO_VERSION}'s renderer, and the mujoco package here is another version)")
