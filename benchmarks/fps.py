@@ -62,7 +62,8 @@ class Task:
     vizdoom_gym_id: str | None = None  # vizdoom's own gymnasium env, if any
     atari_game: str | None = None  # Atari: the ROM id, for ale-py's peers
     dm_control: tuple = ()  # dm_control: (domain, task), for dm_control's own loop
-    metaworld: str = ""  # Meta-World: metaworld's env name, for metaworld's own loop (in its own venv)
+    metaworld: str = ""  # Meta-World: metaworld's env name or benchmark (MT10), for metaworld's own loop (in its own venv)
+    limit_envs: int = 1  # the single-thread limit over envs 0 .. limit_envs - 1 (a pool whose envs differ by index: MT10's ten tasks)
     procgen: tuple = ()  # Procgen: (game, distribution mode), for procgen's own gym3 env
     env_id: str | None = None  # the id to make, where name is a label (a task with other options)
     # (build/compat group, module): imported before gymnasium.make, for a
@@ -195,6 +196,10 @@ TASKS = {
         name: Task(name, None, headline=(), full=((1, 1, 1), (16, 8, 2)), quick=(), steps=steps, limit_steps=steps, metaworld=env_name)
         for name, env_name, steps in (("MetaWorld/Reach-v3", "reach-v3", 32000), ("MetaWorld/PickPlace-v3", "pick-place-v3", 16000))
     },
+    # Meta-World's MT10 as one pool (EnvPool has none): 10 envs (one per
+    # task) on 1 thread, and two copies, 20 envs, async on 2 threads; the
+    # peer is metaworld's own MT10 vector env (gymnasium's SyncVectorEnv).
+    "Meta-World/MT10": Task("Meta-World/MT10", None, headline=(), full=((10, 10, 1), (20, 10, 2)), quick=(), steps=16000, limit_steps=16000, metaworld="MT10", limit_envs=10),
     # From pixels: 84x84 frames of camera 0, drawn by each env's thread
     # (software OpenGL here). EnvPool 1.2.5's from_pixels aborts without a
     # GL context; the peer is dm_control's pixels.Wrapper loop.
@@ -267,7 +272,7 @@ def action_space(task: Task):
     (the same as EnvPool's and gymnasium's for the tasks here)."""
     import envpool_lite
 
-    return envpool_lite.make_spec(task.make_id, **task.options, **task.lite_options).action_space
+    return envpool_lite.make_spec(task.make_id, num_envs=task.limit_envs, **task.options, **task.lite_options).action_space
 
 
 def _random_actions(task: Task, batch: int, rng: np.random.Generator, count: int = 64) -> list[np.ndarray]:
@@ -506,8 +511,18 @@ import numpy as np
 warnings.simplefilter("ignore")
 import metaworld
 name, steps = sys.argv[1], int(sys.argv[2])
-env = metaworld.make_mt_envs(name, seed=0)
 actions = np.random.default_rng(0).uniform(-1, 1, (1024, 4)).astype(np.float32)
+if name.startswith("MT"):  # a benchmark: its vector env (auto-resets its envs)
+    import gymnasium
+    env = gymnasium.make_vec(f"Meta-World/{name}", vector_strategy="sync", seed=0)
+    n = env.num_envs
+    env.reset()
+    start = time.perf_counter()
+    for i in range(steps // n):
+        env.step(np.resize(actions, (n, 4)))
+    print((steps // n) * n / (time.perf_counter() - start))
+    sys.exit(0)
+env = metaworld.make_mt_envs(name, seed=0)
 env.reset()
 start = time.perf_counter()
 for i in range(steps):
@@ -519,14 +534,15 @@ print(steps / (time.perf_counter() - start))
 
 
 def run_metaworld_loop(task: Task, cfg: Config, steps: int) -> float:
-    """metaworld's own MT1 env in a Python for-loop (one env), on mujoco
+    """metaworld's own MT1 env in a Python for-loop (one env; MT10: its vector
+    env of 10, gymnasium's SyncVectorEnv), on mujoco
     3.3.0 from build/compat/metaworld_oracle (scripts/setup_compat.sh), in
     a subprocess: that MuJoCo cannot be imported beside the venv's. The rate
     is measured inside the subprocess, without its start."""
     if not task.metaworld:
         raise Skip("not a Meta-World task")
-    if cfg.num_envs != 1:
-        raise Skip("a single env loop")
+    if cfg.num_envs != (10 if task.metaworld == "MT10" else 1):
+        raise Skip("one vector env of the benchmark" if task.metaworld == "MT10" else "a single env loop")
     version = f"{sys.version_info[0]}.{sys.version_info[1]}"  # scripts/setup_compat.sh's folder for this Python
     root = Path(__file__).resolve().parents[1] / "build" / ("compat" if version == "3.11" else f"compat-{version}") / "metaworld_oracle"
     if not (root / "metaworld").is_dir():
@@ -755,8 +771,15 @@ def single_thread_limit(task: Task, repeats: int, scale: str) -> float:
     steps = 1_000_000 // STEP_DIVISOR[scale]
     if task.limit_steps:
         steps = task.limit_steps // STEP_DIVISOR[scale]
-    options = envpool_lite.make_spec(task.make_id, **task.options, **task.lite_options).env_options
-    return statistics.median(_core.single_thread_steps_per_second(task.make_id, options, steps) for _ in range(repeats))
+    options = envpool_lite.make_spec(task.make_id, num_envs=task.limit_envs, **task.options, **task.lite_options).env_options
+
+    def once() -> float:
+        # Envs that differ by index (MT10's tasks): the rate of stepping each
+        # in turn, the steps split evenly among them.
+        seconds = sum(1 / _core.single_thread_steps_per_second(task.make_id, options, max(1, steps // task.limit_envs), i, i) for i in range(task.limit_envs))
+        return task.limit_envs / seconds
+
+    return statistics.median(once() for _ in range(repeats))
 
 
 class Progress:

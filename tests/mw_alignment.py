@@ -78,6 +78,8 @@ def run_reference(
     benchmark: str = "",
     positions: Sequence[int] | None = None,
     benchmark_kwargs: dict[str, Any] | None = None,
+    render_kwargs: dict[str, Any] | None = None,
+    render_rows: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Runs tests/mw_reference.py: env i is metaworld.make_mt_envs(env_name,
     seed=seeds[i], ...) stepped through actions_per_env[i] (float32 [T_i, 4]),
@@ -98,6 +100,8 @@ def run_reference(
         "benchmark": np.array(benchmark),
         "positions": np.asarray(positions if positions is not None else [0] * len(seeds), dtype=np.int64),
         "benchmark_kwargs": np.array(json.dumps(benchmark_kwargs or {})),
+        "render_kwargs": np.array(json.dumps(render_kwargs or {})),
+        "render_rows": np.asarray(render_rows, dtype=np.int64),
         "seeds": np.asarray(seeds, dtype=np.int64),
         "max_episode_steps": np.array(-1 if max_episode_steps is None else int(max_episode_steps), dtype=np.int64),
         "reward_function_version": np.array(reward_function_version),
@@ -109,6 +113,8 @@ def run_reference(
         request_path, result_path = Path(tmp) / "request.npz", Path(tmp) / "result.npz"
         np.savez(request_path, **request)
         env = {**os.environ, "PYTHONPATH": str(ORACLE), "PYTHONWARNINGS": "ignore"}
+        if render_kwargs:
+            env.setdefault("MUJOCO_GL", "egl")
         command = [sys.executable, str(SCRIPT), str(request_path), str(result_path)]
         proc = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
         if proc.returncode != 0:
@@ -299,3 +305,52 @@ def _obs_diff(where: str, got: np.ndarray, want: np.ndarray) -> str:
         return f"{where}: obs shape {got.shape} != {want.shape}"
     bad = np.flatnonzero(got != want)
     return f"{where}: obs differs at {bad.tolist()} by up to {np.abs(got - want).max()!r}:\n{got[bad].tolist()}\n{want[bad].tolist()}"
+
+
+def run_render_aligned(task_id: str, steps: int, rows: Sequence[int], num_envs: int = 1, seed: int = 7, benchmark_kwargs: dict[str, Any] | None = None, **options: Any) -> int:
+    """render() of a sync pool of task_id (a task or, with benchmark_kwargs, a
+    benchmark id) against the reference env's own render() (gymnasium's
+    MujocoRenderer on mujoco 3.3.0) with ==, after the first reset and after
+    each of the given step rows (random actions, time-limit resets on the
+    way). options: make()'s (camera_name, render_camera_id, render_width,
+    render_height, max_episode_steps, ...). Returns the frames compared."""
+    require_task(task_id)
+    require_oracle()
+    from envpool_lite.families.metaworld import benchmark_block
+
+    render_names = {"camera_name": "camera_name", "render_camera_id": "camera_id", "render_width": "width", "render_height": "height"}
+    render_kwargs: dict[str, Any] = {"render_mode": "rgb_array"}
+    for ours, theirs in render_names.items():
+        if ours in options:
+            render_kwargs[theirs] = options[ours]
+    pool = envpool_lite.make(task_id, env_type="gymnasium", num_envs=num_envs, seed=seed, render_mode="rgb_array", **options, **(benchmark_kwargs or {}))
+    rng = np.random.default_rng(seed)
+    everyone = np.arange(num_envs)
+    try:
+        pool.reset()
+        frames = [pool.render(everyone)]
+        actions = rng.uniform(-1, 1, (steps, num_envs, ACTION_SIZE)).astype(np.float32)
+        for t in range(steps):
+            pool.step(actions[t])
+            if t in rows:
+                frames.append(pool.render(everyone))
+    finally:
+        pool.close()
+    got = np.stack(frames, axis=1)  # [env, frame, H, W, 3]
+    limit = options.get("max_episode_steps")
+    version = options.get("reward_function_version", "v2")
+    per_env = list(actions.transpose(1, 0, 2))
+    if benchmark_kwargs is not None:
+        block = benchmark_block(task_id, {"meta_batch_size": benchmark_kwargs.get("meta_batch_size", 20)})
+        positions = [i % block for i in range(num_envs)]
+        seeds = [seed + i - positions[i] for i in range(num_envs)]
+        ref = run_reference("", seeds, per_env, limit, version, benchmark=task_id, positions=positions, benchmark_kwargs=benchmark_kwargs, render_kwargs=render_kwargs, render_rows=rows)
+    else:
+        ref = run_reference(task_id, [seed + i for i in range(num_envs)], per_env, limit, version, render_kwargs=render_kwargs, render_rows=rows)
+    for i, env in enumerate(ref["envs"]):
+        want = env["frames"]
+        assert got[i].shape == want.shape, (got[i].shape, want.shape)
+        for f in range(len(want)):
+            bad = np.argwhere((got[i][f] != want[f]).any(-1))
+            assert len(bad) == 0, f"{task_id} env {i} frame {f}: {len(bad)} pixels differ (first at {bad[:3].tolist()}), by up to {np.abs(got[i][f].astype(int) - want[f]).max()}"
+    return got.shape[0] * got.shape[1]

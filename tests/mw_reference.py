@@ -18,6 +18,11 @@ gymnasium.make_vec(benchmark, vector_strategy="sync", seed=seeds[i],
 gymnasium.make's single env), each stepped on its own; an ML sub-env's first
 reset is its sample_tasks() (metaworld's ML envs have no task before it).
 
+With render_kwargs (a JSON dict: render_mode="rgb_array" and the env's
+camera_name, camera_id, width, height) and render_rows (int64 [r]), each env
+also records env.render() after its first reset and after each listed row:
+env<i>__frames uint8 [1 + r, H, W, 3].
+
 Otherwise env i is `metaworld.make_mt_envs(env_name, seed=seeds[i],
 max_episode_steps=..., reward_function_version=...)` (MT1: its 50 goals,
 partially_observable=False, a task drawn at each reset from the env's
@@ -75,6 +80,8 @@ def _load_request(path: str) -> dict:
             "benchmark": str(request["benchmark"]) if "benchmark" in request else "",
             "positions": [int(p) for p in request["positions"]] if "positions" in request else [0] * len(seeds),
             "benchmark_kwargs": json.loads(str(request["benchmark_kwargs"])) if "benchmark_kwargs" in request else {},
+            "render_kwargs": json.loads(str(request["render_kwargs"])) if "render_kwargs" in request else {},
+            "render_rows": {int(k) for k in request["render_rows"]} if "render_rows" in request else set(),
             "env_name": str(request["env_name"]),
             "seeds": seeds,
             "max_episode_steps": int(request["max_episode_steps"]),
@@ -83,11 +90,12 @@ def _load_request(path: str) -> dict:
         }
 
 
-def make_reference(env_name: str, seed: int, max_episode_steps: int | None, reward_function_version: str):
-    """metaworld's MT1 env of env_name, as make_mt_envs makes it."""
+def make_reference(env_name: str, seed: int, max_episode_steps: int | None, reward_function_version: str, **extra):
+    """metaworld's MT1 env of env_name, as make_mt_envs makes it (extra: its
+    render arguments)."""
     import metaworld
 
-    kwargs = {"reward_function_version": reward_function_version}
+    kwargs = {"reward_function_version": reward_function_version, **extra}
     if max_episode_steps is not None:
         kwargs["max_episode_steps"] = max_episode_steps
     return metaworld.make_mt_envs(env_name, seed=seed, **kwargs)
@@ -106,6 +114,11 @@ def make_benchmark(benchmark: str, seed: int, kwargs: dict):
     # envs.call("toggle_...").
     toggles = {name: kwargs.pop(name) for name in ("terminate_on_success", "sample_tasks_on_reset") if name in kwargs}
     if benchmark == "Meta-World/MT1":
+        envs = [gymnasium.make(benchmark, seed=seed, **kwargs)]
+    elif benchmark in ("Meta-World/goal_observable", "Meta-World/goal_hidden"):
+        # Their entry point takes env_name and seed only (v2 rewards, no
+        # TimeLimit of their own: gymnasium.make adds the one asked for).
+        assert kwargs.pop("reward_function_version") == "v2", "metaworld's one-goal envs have v2 rewards only"
         envs = [gymnasium.make(benchmark, seed=seed, **kwargs)]
     elif benchmark == "Meta-World/ML1-train":
         # metaworld 3.1.1 registers Meta-World/ML1-train with a lambda that
@@ -132,7 +145,9 @@ def _time_limit(env):
     return env
 
 
-def run_env(env, actions: np.ndarray, env_keys: set[str], wrapper_keys: set[str], reset_keys: set[str], first_reset_samples: bool = False) -> dict[str, np.ndarray]:
+def run_env(
+    env, actions: np.ndarray, env_keys: set[str], wrapper_keys: set[str], reset_keys: set[str], first_reset_samples: bool = False, render_rows: set[int] | frozenset[int] = frozenset()
+) -> dict[str, np.ndarray]:
     """Steps one reference env through actions (see the module's doc)."""
     inner = env.unwrapped
     limit = _time_limit(env)
@@ -167,6 +182,7 @@ def run_env(env, actions: np.ndarray, env_keys: set[str], wrapper_keys: set[str]
         "elapsed": np.zeros(steps, np.int64),
         "rand_vec": np.full((steps, dim), np.nan),
     }
+    frames = [env.render()] if render_rows else []  # the first reset, then the rows
     reward_type = [""] * steps
     info: dict[str, np.ndarray] = {}
     info_type: dict[str, list[str]] = {}
@@ -179,6 +195,8 @@ def run_env(env, actions: np.ndarray, env_keys: set[str], wrapper_keys: set[str]
             out["is_reset"][k] = True
             out["rand_vec"][k] = inner._last_rand_vec
             done = False
+            if k in render_rows:
+                frames.append(env.render())
             continue
         obs, reward, terminated, truncated, step_info = env.step(action.copy())
         own = seen.pop()
@@ -197,7 +215,11 @@ def run_env(env, actions: np.ndarray, env_keys: set[str], wrapper_keys: set[str]
             info[key][k] = step_info[key]
             info_type[key][k] = type(step_info[key]).__name__
         done = bool(terminated) or bool(truncated)
+        if k in render_rows:
+            frames.append(env.render())
     inner.step = step
+    if frames:
+        out["frames"] = np.stack(frames)
     out["reward_type"] = np.array(reward_type)
     for key in info:
         out[f"info__{key}"] = info[key]
@@ -223,17 +245,17 @@ def main(request_path: str, result_path: str) -> None:
         assert actions.ndim == 2 and actions.shape[1] == 4, f"actions_{i} has shape {actions.shape}, not [T, 4]"
         start = time.perf_counter()
         if benchmark:
-            kwargs = dict(request["benchmark_kwargs"], reward_function_version=request["reward_function_version"])
+            kwargs = dict(request["benchmark_kwargs"], reward_function_version=request["reward_function_version"], **request["render_kwargs"])
             if limit >= 0:
                 kwargs["max_episode_steps"] = limit
             if seed not in copies:
                 copies[seed] = make_benchmark(benchmark, seed, kwargs)
             env = copies[seed][request["positions"][i]]
         else:
-            env = make_reference(request["env_name"], seed, None if limit < 0 else limit, request["reward_function_version"])
+            env = make_reference(request["env_name"], seed, None if limit < 0 else limit, request["reward_function_version"], **request["render_kwargs"])
         make_seconds.append(time.perf_counter() - start)
         start = time.perf_counter()
-        out = run_env(env, actions, env_keys, wrapper_keys, reset_keys, first_reset_samples=benchmark.startswith("Meta-World/ML"))
+        out = run_env(env, actions, env_keys, wrapper_keys, reset_keys, first_reset_samples=benchmark.startswith("Meta-World/ML"), render_rows=request["render_rows"])
         step_seconds.append(time.perf_counter() - start)
         if not benchmark:
             env.close()

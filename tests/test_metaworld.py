@@ -33,7 +33,7 @@ def test_envpool_ids_are_aliases():
     names = [t for t in ids if not t.startswith("MetaWorld/")]
     assert all(t.endswith("-v3") for t in ids)
     assert len(names) == 50 and len(ids) == 2 * len(names)
-    assert len(families.task_ids("metaworld")) == 112
+    assert len(families.task_ids("metaworld")) == 114
     assert "MetaWorld/Reach-v3" in ids
     a = envpool_lite.make("MetaWorld/Reach-v3", num_envs=1, seed=5)
     b = envpool_lite.make("reach-v3", num_envs=1, seed=5)

@@ -1,5 +1,6 @@
 """Meta-World's benchmarks as pools (cpp/envs/metaworld/benchmark.h):
-MT1, MT10, MT25, MT50 and ML1, ML10, ML25, ML45 (train and test), step by
+MT1, MT10, MT25, MT50, ML1, ML10, ML25, ML45 (train and test) and the
+one-goal envs (goal_observable, goal_hidden), step by
 step against metaworld 3.1.1's own vector envs on mujoco 3.3.0
 (tests/mw_alignment.py run_benchmark_aligned): env i of a pool is sub-env
 i mod B of metaworld's vector env seeded seed + i - (i mod B), every
@@ -29,6 +30,8 @@ BENCHMARKS = [
     "Meta-World/ML25-test",
     "Meta-World/ML45-train",
     "Meta-World/ML45-test",
+    "Meta-World/goal_observable",
+    "Meta-World/goal_hidden",
 ]
 
 
@@ -75,6 +78,8 @@ def test_mt10_one_hot_and_success_aligned():
         ("Meta-World/ML25-test", 5, {"meta_batch_size": 5, "sample_tasks_on_reset": True}),
         ("Meta-World/ML45-train", 45, {"meta_batch_size": 45}),
         ("Meta-World/ML45-test", 10, {"meta_batch_size": 10, "total_tasks_per_cls": 10, "sample_tasks_on_reset": True}),
+        ("Meta-World/goal_observable", 2, {"env_name": "door-open-v3"}),
+        ("Meta-World/goal_hidden", 2, {"env_name": "basketball-v3"}),
     ],
 )
 def test_benchmark_aligned(task_id, num_envs, options):

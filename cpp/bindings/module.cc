@@ -102,9 +102,10 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("single_thread_steps_per_second", &SingleThreadStepsPerSecond,
         py::arg("task_id"), py::arg("options"), py::arg("steps"),
-        py::arg("seed") = 0,
-        "Steps/s of one env stepped in a C++ loop on this thread (random "
-        "actions, resets included): the per-core limit of a pool.");
+        py::arg("seed") = 0, py::arg("env_id") = 0,
+        "Steps/s of one env (the pool's env env_id) stepped in a C++ loop on "
+        "this thread (random actions, resets included): the per-core limit "
+        "of a pool.");
 
   py::class_<PyActionConverter>(m, "ActionConverter")
       .def(py::init<const std::string&, const py::dict&>(), py::arg("task_id"),

@@ -23,13 +23,13 @@ namespace envpool_lite {
 // compares pools against.
 double SingleThreadStepsPerSecond(const std::string& task_id,
                                   const py::dict& options, int64_t steps,
-                                  uint64_t seed) {
+                                  uint64_t seed, int env_id) {
   if (steps < 1) throw py::value_error("steps must be >= 1");
   const EnvDescriptor& d = GlobalRegistry().Get(task_id);
   Config config = ConfigFromPy(d, options);
   EnvSpec spec = d.make_spec(config);
   py::gil_scoped_release release;
-  std::unique_ptr<Env> env = d.make_env(config, seed, 0);
+  std::unique_ptr<Env> env = d.make_env(config, seed, env_id);
 
   // Random actions, drawn before timing.
   const std::size_t row = spec.action.NumBytes();

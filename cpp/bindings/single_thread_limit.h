@@ -16,6 +16,6 @@ namespace py = pybind11;
 // compares pools against.
 double SingleThreadStepsPerSecond(const std::string& task_id,
                                   const py::dict& options, int64_t steps,
-                                  uint64_t seed);
+                                  uint64_t seed, int env_id = 0);
 
 }  // namespace envpool_lite

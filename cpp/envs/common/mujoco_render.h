@@ -17,7 +17,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -384,8 +386,10 @@ class GlContext {
 // (-1), and MuJoCo's offscreen buffer (the model's offwidth x offheight).
 class Renderer {
  public:
+  // max_geom: the scene's size (0: dm_control's estimate for the model,
+  // at least 1000; gymnasium's MujocoRenderer makes 1000).
   Renderer(const std::string& lib_path, const std::string& backend,
-           const mjModel* m)
+           const mjModel* m, int max_geom = 0)
       : api_(LoadRenderApi(lib_path)),
         gl_(backend, m->vis.global.offwidth, m->vis.global.offheight) {
     std::lock_guard<std::mutex> lock(GlMutex());
@@ -395,7 +399,9 @@ class Renderer {
     perturb_.active = 0;
     perturb_.select = 0;
     api_.default_scene(&scene_);
-    api_.make_scene(m, &scene_, std::max(1000, MaxRenderableGeoms(m)));
+    api_.make_scene(
+        m, &scene_,
+        max_geom > 0 ? max_geom : std::max(1000, MaxRenderableGeoms(m)));
     api_.default_context(&context_);
     api_.make_context(m, &context_, mjFONTSCALE_150);
     api_.set_buffer(mjFB_OFFSCREEN, &context_);
@@ -413,7 +419,8 @@ class Renderer {
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
 
-  // height x width x 3 RGB, top row first.
+  // height x width x 3 RGB, top row first: dm_control's camera_id (-1:
+  // mjv_defaultFreeCamera).
   void Render(const mjModel* m, mjData* d, int height, int width, int camera_id,
               uint8_t* rgb) {
     mjvCamera camera;
@@ -425,6 +432,13 @@ class Renderer {
     } else {
       camera.type = mjCAMERA_FIXED;
     }
+    Render(m, d, height, width, camera, rgb);
+  }
+
+  // The same from a camera the caller keeps (gymnasium's viewer keeps its
+  // free camera from frame to frame).
+  void Render(const mjModel* m, mjData* d, int height, int width,
+              mjvCamera camera, uint8_t* rgb) {
     const mjrRect rect{0, 0, width, height};
     pixels_.resize(static_cast<std::size_t>(width) * height * 3);
     std::unique_lock<std::mutex> lock(GlMutex());
@@ -439,6 +453,13 @@ class Renderer {
     for (int r = 0; r < height; ++r) {
       std::memcpy(rgb + r * row, pixels_.data() + (height - 1 - r) * row, row);
     }
+  }
+
+  // mjv_defaultCamera's camera (what gymnasium's MjvCamera() holds).
+  mjvCamera DefaultCamera() const {
+    mjvCamera camera;
+    api_.default_camera(&camera);
+    return camera;
   }
 
   // A heightfield the env changed (quadruped's terrain): to the GPU copy.
@@ -466,6 +487,32 @@ class Renderer {
   mjrContext context_;
   std::vector<uint8_t> pixels_;
 };
+
+// A renderer on the backend MUJOCO_GL names, else on the first headless one
+// that works (dm_control's order: EGL, then OSMesa). `who` names the family
+// in the error when none does.
+inline std::unique_ptr<Renderer> MakeRenderer(const std::string& lib_path,
+                                              const mjModel* m, const char* who,
+                                              int max_geom = 0) {
+  const char* env = std::getenv("MUJOCO_GL");
+  if (env != nullptr && *env != '\0') {
+    return std::make_unique<Renderer>(lib_path, env, m, max_geom);
+  }
+  std::string errors;
+  for (const char* name : {"egl", "osmesa"}) {
+    try {
+      return std::make_unique<Renderer>(lib_path, name, m, max_geom);
+    } catch (const std::exception& e) {
+      errors +=
+          std::string(errors.empty() ? "" : "; ") + name + ": " + e.what();
+    }
+  }
+  throw std::runtime_error(
+      std::string(who) +
+      ": drawing needs a headless OpenGL backend, EGL or OSMesa, and neither "
+      "works here (" +
+      errors + "); set MUJOCO_GL to one that does");
+}
 
 }  // namespace mujoco
 }  // namespace envpool_lite

@@ -602,32 +602,13 @@ class DmcEnv : public Env {
 
   mujoco::Renderer& RendererOrMake() {
     if (!renderer_) {
-      std::string backend = gl_backend_;
-      if (backend.empty()) {
-        const char* env = std::getenv("MUJOCO_GL");
-        backend = env != nullptr ? env : "";
-      }
-      if (!backend.empty()) {
-        renderer_ = std::make_unique<mujoco::Renderer>(mujoco_lib_, backend,
-                                                       model_.get());
-        return *renderer_;
-      }
-      // None chosen: dm_control's order of the headless ones.
-      std::string errors;
-      for (const char* name : {"egl", "osmesa"}) {
-        try {
-          renderer_ = std::make_unique<mujoco::Renderer>(mujoco_lib_, name,
-                                                         model_.get());
-          return *renderer_;
-        } catch (const std::exception& e) {
-          errors +=
-              std::string(errors.empty() ? "" : "; ") + name + ": " + e.what();
-        }
-      }
-      throw std::runtime_error(
-          "dm_control: drawing needs a headless OpenGL backend, EGL or "
-          "OSMesa, and neither works here (" +
-          errors + "); set MUJOCO_GL to one that does");
+      // gl_backend, else MUJOCO_GL, else dm_control's order of the headless
+      // ones.
+      renderer_ =
+          gl_backend_.empty()
+              ? mujoco::MakeRenderer(mujoco_lib_, model_.get(), "dm_control")
+              : std::make_unique<mujoco::Renderer>(mujoco_lib_, gl_backend_,
+                                                   model_.get());
     }
     return *renderer_;
   }

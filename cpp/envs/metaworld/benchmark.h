@@ -63,6 +63,11 @@ struct BenchmarkDef {
   std::vector<std::string> tasks;  // empty: MT1 / ML1, the env_name option
   bool meta_learning = false;      // ML: goals hidden, pseudo-random goals
   bool test_split = false;         // ML's test tasks (ML1: goals of seed + 1)
+  // Meta-World/goal_observable, goal_hidden: env_dict's GOAL_OBSERVABLE and
+  // GOAL_HIDDEN envs, one goal drawn at construction (np.random seeded
+  // with the seed, one reset's two draws) and kept.
+  bool one_goal = false;
+  bool goal_hidden = false;
 };
 
 class BenchmarkEnv : public Env {
@@ -76,12 +81,13 @@ class BenchmarkEnv : public Env {
              {"mujoco_assets", std::string()},
              {"numpy_blas", std::string()},
              {"numpy_loops", NamedNumbers{}}};
+    SawyerEnv::AddRenderOptions(&c);
     if (def.tasks.empty()) c.Set("env_name", std::string());
     if (def.meta_learning) {
       c.Set("meta_batch_size", int64_t{20});
       c.Set("total_tasks_per_cls", int64_t{0});
       c.Set("sample_tasks_on_reset", false);
-    } else {
+    } else if (!def.one_goal) {
       c.Set("use_one_hot", false);
     }
     return c;
@@ -111,6 +117,10 @@ class BenchmarkEnv : public Env {
     }
     const int k = static_cast<int>(l.tasks.size());
     l.goals_per_task = kNumGoals;
+    if (def.one_goal) {
+      l.block = 1;
+      return l;
+    }
     if (!def.meta_learning) {
       if (def.tasks.empty() && config.GetBool("use_one_hot")) {
         throw std::invalid_argument(
@@ -167,8 +177,7 @@ class BenchmarkEnv : public Env {
     std::vector<double> low, high;
     for (std::size_t t = 0; t < l.tasks.size(); ++t) {
       std::vector<double> lo, hi;
-      SawyerEnv::ObsBounds(ClassOf(l.tasks[t]).spec, def.meta_learning, &lo,
-                           &hi);
+      SawyerEnv::ObsBounds(ClassOf(l.tasks[t]).spec, Hidden(def), &lo, &hi);
       if (t == 0) {
         low = lo;
         high = hi;
@@ -216,12 +225,13 @@ class BenchmarkEnv : public Env {
     set.rand_vecs = Goals(benchmark_seed);
     set.pseudorandom = def_.meta_learning;
     set.sample_on_reset = !def_.meta_learning || sample_on_reset_;
-    set.partially_observable = def_.meta_learning;
+    set.partially_observable = Hidden(def_);
     env_->UseTaskSet(benchmark_seed, std::move(set));
   }
 
   void Reset() override { env_->Reset(); }
   StepResult Step(const void* action) override { return env_->Step(action); }
+  void Render(uint8_t* rgb) override { env_->Render(rgb); }
   void WriteObs(const Row& row) override {
     env_->WriteObs(row);
     if (layout_.one_hot > 0) {
@@ -232,6 +242,10 @@ class BenchmarkEnv : public Env {
   }
 
  private:
+  static bool Hidden(const BenchmarkDef& def) {
+    return def.meta_learning || def.goal_hidden;
+  }
+
   // _make_tasks over the split's tasks up to this env's, from np.random
   // seeded as the benchmark seeds it; this env's goals among its task's.
   std::vector<std::vector<double>> Goals(uint64_t benchmark_seed) const {
@@ -244,6 +258,11 @@ class BenchmarkEnv : public Env {
                                   " out of np.random.seed's range [0, 2**32)");
     }
     NumpyRandomState random(static_cast<uint32_t>(seed));
+    if (def_.one_goal) {  // the constructor's reset(): reset_model twice
+      const TaskSpec& spec = ClassOf(layout_.tasks[0]).spec;
+      SawyerEnv::DrawRandVec(spec, blas_, &random);
+      return {SawyerEnv::DrawRandVec(spec, blas_, &random)};
+    }
     std::vector<std::vector<double>> goals;
     for (int t = 0; t <= task_; ++t) {
       goals =

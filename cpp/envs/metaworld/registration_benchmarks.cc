@@ -1,6 +1,7 @@
 // Meta-World's benchmarks as pools (benchmark.h), under metaworld's own ids:
 // Meta-World/MT1 (env_name=...), MT10, MT25, MT50, and Meta-World/ML1-train
-// (env_name=...), ML1-test, ML10-train, ML10-test, ... ML45-test. Their tasks
+// (env_name=...), ML1-test, ML10-train, ML10-test, ... ML45-test, and the
+// one-goal envs Meta-World/goal_observable and goal_hidden. Their tasks
 // in metaworld 3.1.1's env_dict order (MT10_V3, MT25_V3, MT50_V3, ML10_V3,
 // ML25_V3, ML45_V3), on which the goals each task draws depend.
 #include "envs/metaworld/benchmark.h"
@@ -151,6 +152,12 @@ const BenchmarkDef& OneTask() {
   static const BenchmarkDef d{{}, kMl, kTest};
   return d;
 }
+
+template <bool kHidden>
+const BenchmarkDef& OneGoal() {
+  static const BenchmarkDef d{{}, false, false, true, kHidden};
+  return d;
+}
 #define MW_BENCHMARK(Fn, ...)                    \
   const BenchmarkDef& Fn() {                     \
     static const BenchmarkDef d = {__VA_ARGS__}; \
@@ -196,6 +203,8 @@ void RegisterBenchmarks(Registry& registry) {
   registry.Add<Benchmark<&DefMl25Test>>("Meta-World/ML25-test");
   registry.Add<Benchmark<&DefMl45Train>>("Meta-World/ML45-train");
   registry.Add<Benchmark<&DefMl45Test>>("Meta-World/ML45-test");
+  registry.Add<Benchmark<&OneGoal<false>>>("Meta-World/goal_observable");
+  registry.Add<Benchmark<&OneGoal<true>>>("Meta-World/goal_hidden");
 }
 
 }  // namespace metaworld

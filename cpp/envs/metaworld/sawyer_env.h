@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,7 @@
 #include "core/np_random.h"
 #include "core/np_random_state.h"
 #include "envs/common/mujoco_api.h"
+#include "envs/common/mujoco_render.h"
 #include "envs/common/numpy_blas.h"
 #include "envs/common/numpy_loops.h"
 
@@ -293,7 +295,17 @@ class SawyerEnv : public Env {
              {"mujoco_model", std::string(model)},
              {"numpy_blas", std::string()},
              {"numpy_loops", NamedNumbers{}}};
+    AddRenderOptions(&c);
     return c;
+  }
+
+  // render(): metaworld's width and height (480), its camera_name, or a
+  // camera id (-1: gymnasium's free camera).
+  static void AddRenderOptions(Config* c) {
+    c->Set("render_width", int64_t{480});
+    c->Set("render_height", int64_t{480});
+    c->Set("render_camera_id", int64_t{-1});
+    c->Set("camera_name", std::string());
   }
 
   static bool IsV2(const Config& config) {
@@ -324,6 +336,23 @@ class SawyerEnv : public Env {
       spec.info.push_back(MakeScalar<double>(name));
     spec.max_episode_steps = limit;
     spec.reward_float64 = true;
+    for (const char* name : {"render_width", "render_height"}) {
+      const int64_t v = config.GetInt(name);
+      if (v < 1 || v > 8192) {
+        throw std::invalid_argument(std::string("option '") + name +
+                                    "' must be in [1, 8192], got " +
+                                    std::to_string(v));
+      }
+    }
+    if (config.GetInt("render_camera_id") != -1 &&
+        !config.GetString("camera_name").empty()) {
+      throw std::invalid_argument(
+          "options 'camera_name' and 'render_camera_id': give one (gymnasium's "
+          "MujocoRenderer: 'Both `camera_id` and `camera_name` cannot be "
+          "specified at the same time.')");
+    }
+    spec.render_width = config.GetInt("render_width");
+    spec.render_height = config.GetInt("render_height");
     return spec;
   }
 
@@ -393,6 +422,42 @@ class SawyerEnv : public Env {
     return r;
   }
 
+  // render(): gymnasium's MujocoRenderer as metaworld's env makes it
+  // (render_mode="rgb_array"): an offscreen viewer made at the first frame,
+  // a scene of 1000 geoms, the camera named or numbered, else the free
+  // camera the viewer sets up then (looking at the median of the geoms'
+  // positions from the model's extent) and keeps; the data as the last step
+  // left it.
+  void Render(uint8_t* rgb) override {
+    if (!renderer_) {
+      renderer_ = mujoco::MakeRenderer(mujoco_lib_, m(), "Meta-World", 1000);
+    }
+    mjvCamera camera = renderer_->DefaultCamera();
+    if (camera_id_ >= 0) {
+      camera.type = mjCAMERA_FIXED;
+      camera.fixedcamid = camera_id_;
+    } else {
+      if (!free_camera_set_) {  // OffScreenViewer._init_camera
+        std::vector<double> column(static_cast<std::size_t>(m()->ngeom));
+        for (int i = 0; i < 3; ++i) {
+          for (int g = 0; g < m()->ngeom; ++g) {
+            column[g] = d()->geom_xpos[3 * g + i];
+          }
+          free_camera_.lookat[i] = Median(&column);
+        }
+        free_camera_.distance = m()->stat.extent;
+        free_camera_set_ = true;
+      }
+      camera.lookat[0] = free_camera_.lookat[0];
+      camera.lookat[1] = free_camera_.lookat[1];
+      camera.lookat[2] = free_camera_.lookat[2];
+      camera.distance = free_camera_.distance;
+      camera.type = mjCAMERA_FREE;
+      camera.fixedcamid = -1;
+    }
+    renderer_->Render(m(), d(), render_height_, render_width_, camera, rgb);
+  }
+
   void WriteObs(const Row& row) override {
     std::copy(obs_.begin(), obs_.end(), row.Obs<double>());
     const double values[] = {info_.success,         info_.near_object,
@@ -414,6 +479,14 @@ class SawyerEnv : public Env {
         np_(config.GetNamedNumbers("numpy_loops")),
         rng_(seed) {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
+    mujoco_lib_ = config.GetString("mujoco_lib");
+    render_width_ = static_cast<int>(config.GetInt("render_width"));
+    render_height_ = static_cast<int>(config.GetInt("render_height"));
+    // MujocoEnv._initialize_simulation: the offscreen buffer of the size
+    // render() draws.
+    m()->vis.global.offwidth = render_width_;
+    m()->vis.global.offheight = render_height_;
+    camera_id_ = RenderCamera(config);
     mocap_low_ = task_.has_mocap_bounds ? task_.mocap_low : task_.hand_low;
     mocap_high_ = task_.has_mocap_bounds ? task_.mocap_high : task_.hand_high;
     ObsBounds(task_, false, &obs_low_, &obs_high_);
@@ -739,7 +812,51 @@ class SawyerEnv : public Env {
   }
 
  private:
+  // The camera render() draws from: camera_name's, render_camera_id, or -1
+  // (the free camera; with neither, gymnasium looks up a camera "track" and
+  // still draws from the free one).
+  int RenderCamera(const Config& config) const {
+    const std::string& name = config.GetString("camera_name");
+    if (!name.empty()) {
+      const int id = api_.name2id(m(), mjOBJ_CAMERA, name.c_str());
+      if (id < 0) {
+        std::string names;
+        for (int c = 0; c < m()->ncam; ++c) {
+          const char* n = api_.id2name(m(), mjOBJ_CAMERA, c);
+          names += std::string(c ? ", " : "") + "'" + (n ? n : "") + "'";
+        }
+        throw std::invalid_argument(
+            "option 'camera_name': the model has no "
+            "camera '" +
+            name + "' (its cameras: " + names + ")");
+      }
+      return id;
+    }
+    const int64_t id = config.GetInt("render_camera_id");
+    if (id < -1 || id >= m()->ncam) {
+      throw std::invalid_argument(
+          "option 'render_camera_id': the model has " +
+          std::to_string(m()->ncam) + " cameras (ids 0 to " +
+          std::to_string(m()->ncam - 1) + ", -1: the free camera), got " +
+          std::to_string(id));
+    }
+    return static_cast<int>(id);
+  }
+
+  // np.median: the middle value, or the mean of the two middle ones.
+  static double Median(std::vector<double>* v) {
+    std::sort(v->begin(), v->end());
+    const std::size_t n = v->size();
+    if (n == 0) return std::numeric_limits<double>::quiet_NaN();
+    return n % 2 ? (*v)[n / 2] : ((*v)[n / 2 - 1] + (*v)[n / 2]) / 2;
+  }
+
   std::vector<double> objects_;
+  std::string mujoco_lib_;
+  int render_width_ = 0, render_height_ = 0, camera_id_ = -1;
+  bool free_camera_set_ = false;
+  mjvCamera free_camera_{};
+  std::unique_ptr<mujoco::Renderer> renderer_;
 };
 
 }  // namespace metaworld

@@ -23,7 +23,7 @@ from envpool_lite.families import Family
 from envpool_lite.families import mujoco as mujoco_family
 
 if TYPE_CHECKING:
-    from envpool_lite.spec import EnvSpec
+    pass
 
 # The MuJoCo metaworld 3.1.1 pins, which the build fetches
 # (CMakeLists.txt: envpool_lite_mujoco_version(3.3.0 ...)).
@@ -54,7 +54,7 @@ def assets_dir(task_id: str) -> str:
 
 
 # The benchmark pools (cpp/envs/metaworld/benchmark.h): their task counts.
-MT_TASKS = {"Meta-World/MT1": 1, "Meta-World/MT10": 10, "Meta-World/MT25": 25, "Meta-World/MT50": 50}
+MT_TASKS = {"Meta-World/MT1": 1, "Meta-World/MT10": 10, "Meta-World/MT25": 25, "Meta-World/MT50": 50, "Meta-World/goal_observable": 1, "Meta-World/goal_hidden": 1}
 
 
 def benchmark_block(task_id: str, config: Mapping[str, Any]) -> int:
@@ -89,9 +89,6 @@ class Metaworld(Family):
             if not os.path.exists(model):
                 raise FileNotFoundError(f"{task_id}: model file {model} does not exist (metaworld=={METAWORLD_VERSION} has it)")
         return {**internal, **paths, "mujoco_lib": library_path(task_id), "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
-
-    def check_render(self, spec: EnvSpec) -> None:
-        raise ValueError(f"{spec.task_id}: render() of the Meta-World tasks is not built yet (their pictures need MuJoCo {MUJOCO_VERSION}'s renderer, and the mujoco package here is another version)")
 
 
 family = Metaworld()
