@@ -42,6 +42,25 @@ files=(
   envpool/minigrid/babyai_render_test.py
   envpool/make_test.py
 )
+# FILES="envpool/procgen/procgen_test.py ...": only those.
+if [ -n "${FILES:-}" ]; then read -r -a files <<< "$FILES"; fi
+# minigrid 3.2.0's wheel lacks its WFC presets' pattern images (they are in
+# its repository); EnvPool's MiniGrid tests make the WFC envs through it:
+# write them into the reference's folder, from tests/test_minigrid.py's copy.
+patterns="$here/build/compat/minigrid_oracle/minigrid/envs/wfc/patterns"
+if [ -d "$(dirname "$patterns")" ] && [ ! -d "$patterns" ]; then
+  mkdir -p "$patterns"
+  (cd "$here/tests" && PYTHONPATH="$here/build/compat/minigrid_oracle" "$py" -c "
+import sys
+from pathlib import Path
+import numpy as np
+from imageio.v2 import imwrite
+from test_minigrid import WFC_PATTERNS
+value = {'#': 0, '.': 255, ',': 254}
+for name, rows in WFC_PATTERNS.items():
+    imwrite(Path(sys.argv[1]) / name, np.array([[[value[c]] * 3 for c in row] for row in rows], dtype=np.uint8))
+" "$patterns") || echo "could not write minigrid's WFC patterns into $patterns"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The module named `envpool`, plus the test helpers EnvPool keeps inside its

@@ -188,3 +188,109 @@ def test_minigrid_max_episode_steps_is_max_steps():
         """,
     )
     assert out.strip().splitlines()[-1] == "[0.955, 0.25]"
+
+
+def test_procgen_render_is_the_observation():
+    """EnvPool's Procgen render(): the 64x64 frame the observation shows
+    (envpool_lite's own: procgen's 512x512 info["rgb"]), through an episode
+    end (where the observation shows the last frame again)."""
+    out = run_with(
+        (),
+        """
+        import numpy as np, envpool, envpool_lite
+        env = envpool.make_gymnasium("CoinrunEasy-v0", num_envs=2, seed=1, render_mode="rgb_array", channel_first=False)
+        obs, _ = env.reset()
+        ends = 0
+        for t in range(1010):  # past coinrun's timeout, 1000 steps
+            frames = env.render(np.arange(2))
+            assert frames.shape == (2, 64, 64, 3) and np.array_equal(frames, obs), t
+            obs, _, term, trunc, _ = env.step(np.full(2, 6, np.int32))  # right
+            ends += int((term | trunc).sum())
+        assert ends > 0
+        own = envpool_lite.make_gymnasium("CoinrunEasy-v0", num_envs=1, render_mode="rgb_array")
+        own.reset()
+        assert own.render().shape == (1, 512, 512, 3)
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok"
+
+
+def test_mujoco_reset_state_in_info():
+    """EnvPool's info["qpos0"] / info["qvel0"] of the MuJoCo tasks: the state
+    the last reset set, reported at every step; gymnasium's env put in that
+    state steps to the same observations bit for bit (what EnvPool's own
+    alignment test does with it). envpool_lite's own info has neither."""
+    out = run_with(
+        (),
+        """
+        import numpy as np, gymnasium, mujoco, envpool, envpool_lite
+        env = envpool.make_gymnasium("Hopper-v5", num_envs=2, seed=3)
+        obs, info = env.reset()
+        assert info["qpos0"].shape == (2, 6) and info["qvel0"].shape == (2, 6)
+        ref = gymnasium.make("Hopper-v5").unwrapped
+        ref.reset(seed=0)
+        mujoco.mj_resetData(ref.model, ref.data)
+        ref.set_state(info["qpos0"][0], info["qvel0"][0])
+        assert np.array_equal(ref._get_obs(), obs[0])
+        rng = np.random.default_rng(0)
+        for t in range(20):
+            a = rng.uniform(-1, 1, (2, 3)).astype(np.float32)
+            obs, _, term, trunc, step_info = env.step(a)
+            want = ref.step(a[0])[0]
+            assert np.array_equal(want, obs[0]), t
+            assert np.array_equal(step_info["qpos0"], info["qpos0"])  # until the next reset
+        own = envpool_lite.make_gymnasium("Hopper-v5", num_envs=1)
+        assert "qpos0" not in own.reset()[1]
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok"
+
+
+def test_minigrid_debug_states():
+    """EnvPool's _debug_states() (its MiniGrid and BabyAI tests rebuild their
+    reference from it): minigrid's env rebuilt from it renders the same
+    picture and steps to the same observation; fields by task; env ids that
+    are being stepped are refused."""
+    out = run_with(
+        ("minigrid_oracle",),
+        """
+        import numpy as np, gymnasium, minigrid, envpool
+        from minigrid.core.grid import Grid
+        from minigrid.core.world_object import WorldObj
+        env = envpool.make_gymnasium("MiniGrid-DoorKey-6x6-v0", num_envs=2, seed=0)
+        obs, info = env.reset()
+        (state,) = env._debug_states([1])
+        assert state.env_name == "minigrid" and (state.width, state.height) == (6, 6)
+        assert state.max_steps == env.spec.config.max_episode_steps == 360
+        assert len(state.grid) == len(state.grid_contains) == 6 * 6 * 3
+        assert tuple(state.agent_pos) == tuple(info["agent_pos"][1]) and state.agent_dir == obs["direction"][1]
+        ref = gymnasium.make("MiniGrid-DoorKey-6x6-v0").unwrapped
+        ref.reset(seed=0)
+        grid = Grid(6, 6)
+        cells = np.asarray(state.grid).reshape(6, 6, 3)
+        for x in range(6):
+            for y in range(6):
+                grid.set(x, y, WorldObj.decode(*map(int, cells[x, y])))
+        ref.grid, ref.agent_pos, ref.agent_dir, ref.carrying = grid, tuple(state.agent_pos), int(state.agent_dir), None
+        assert np.array_equal(ref.gen_obs()["image"], obs["image"][1])
+        fetch = envpool.make_gymnasium("MiniGrid-Fetch-5x5-N2-v0", num_envs=1)
+        fetch.reset()
+        (s,) = fetch._debug_states([0])
+        assert s.env_name == "fetch" and isinstance(s.target_type, int) and isinstance(s.target_color, int)
+        dyn = envpool.make_gymnasium("MiniGrid-Dynamic-Obstacles-5x5-v0", num_envs=1)
+        dyn.reset()
+        (d,) = dyn._debug_states([0])
+        assert d.env_name == "dynamic_obstacles" and len(d.obstacle_positions) == 2 * 2
+        env.send(np.zeros(1, np.int32), np.array([0]))
+        try:
+            env._debug_states([0])
+        except RuntimeError as e:
+            assert "being stepped" in str(e)
+        else:
+            raise AssertionError("an env being stepped was read")
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok"

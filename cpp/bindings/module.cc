@@ -131,6 +131,7 @@ PYBIND11_MODULE(_core, m) {
       .def("close", &PyEnvPool::Close)
       .def("render", &PyEnvPool::Render, py::arg("env_id"))
       .def("render_state", &PyEnvPool::RenderState, py::arg("env_id"))
+      .def("debug_states", &PyEnvPool::DebugStates, py::arg("env_id"))
       .def("xla_id", &PyEnvPool::XlaId)
       .def_property_readonly("field_names", &PyEnvPool::FieldNames)
       .def_property_readonly("field_specs", &PyEnvPool::FieldSpecs)

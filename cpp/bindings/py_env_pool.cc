@@ -141,6 +141,25 @@ py::array_t<double> PyEnvPool::RenderState(const py::object& env_id) {
   return out;
 }
 
+// One dict per env: its DebugState's names to int64 arrays and strings.
+py::list PyEnvPool::DebugStates(const py::object& env_id) {
+  CheckOpen();
+  py::list out;
+  for (int32_t id : EnvIds(env_id)) {
+    const DebugState state = pool_->Debug(id);
+    py::dict d;
+    for (const auto& [name, values] : state.ints) {
+      d[py::str(name)] = py::array_t<int64_t>(
+          static_cast<py::ssize_t>(values.size()), values.data());
+    }
+    for (const auto& [name, value] : state.strings) {
+      d[py::str(name)] = py::str(value);
+    }
+    out.append(d);
+  }
+  return out;
+}
+
 void PyEnvPool::Close() {
   if (pool_) {
     py::gil_scoped_release release;

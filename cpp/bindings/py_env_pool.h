@@ -41,6 +41,7 @@ class PyEnvPool {
 
   // (n, k) float64: the state a Python renderer draws each env from.
   py::array_t<double> RenderState(const py::object& env_id);
+  py::list DebugStates(const py::object& env_id);
 
   void Close();
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "array_spec.h"
@@ -78,6 +79,21 @@ class Row {
   void* const* info_;
 };
 
+// A snapshot of an env's state by name, for tests that rebuild the state in
+// their reference (EnvPool's MiniGrid tests read it through the envpool
+// module's _debug_states()): integer arrays and strings. Made only when
+// asked, from the caller's thread, while the env awaits an action.
+struct DebugState {
+  std::vector<std::pair<std::string, std::vector<int64_t>>> ints;
+  std::vector<std::pair<std::string, std::string>> strings;
+  void Int(const std::string& name, std::vector<int64_t> values) {
+    ints.emplace_back(name, std::move(values));
+  }
+  void String(const std::string& name, std::string value) {
+    strings.emplace_back(name, std::move(value));
+  }
+};
+
 class Env {
  public:
   virtual ~Env() = default;
@@ -113,6 +129,9 @@ class Env {
   // exhaust particles only with a render_mode).
   virtual void EnableRendering() {}
   virtual std::vector<double> RenderState() const { return {}; }
+  // The state a test rebuilds its reference from (DebugState); none by
+  // default.
+  virtual DebugState Debug() const { return {}; }
 };
 
 }  // namespace envpool_lite

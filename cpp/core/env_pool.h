@@ -284,6 +284,14 @@ class EnvPool {
     return envs_[env_id].env->RenderState();
   }
 
+  // The state a test rebuilds its reference from (Env::Debug), of an env
+  // that awaits an action.
+  DebugState Debug(int32_t env_id) {
+    Entry entry(*this, "debug_states");
+    CheckRenderable(&env_id, 1);
+    return envs_[env_id].env->Debug();
+  }
+
   // Any thread, any time, idempotent. Returns once the envs are freed, except
   // when called from inside this pool's own recv() (a signal handler): then
   // that recv() frees them as it returns (see EntryGate).

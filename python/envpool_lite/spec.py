@@ -353,6 +353,15 @@ class EnvSpec:
         states["trunc"] = _scalar_spec(np.bool_)
         return states
 
+    def with_internal(self, **values: Any) -> EnvSpec:
+        """This spec with some of its family's internal options set: the
+        hooks the ``envpool`` module asks for (EnvPool's behaviour where an
+        env can give it only on request). Unknown names raise ValueError."""
+        unknown = sorted(set(values) - set(self._internal))
+        if unknown:
+            raise ValueError(f"{self.task_id} has no internal option(s) {', '.join(map(repr, unknown))}")
+        return EnvSpec(self.task_id, self.config, {**self._internal, **values})
+
     @property
     def env_options(self) -> dict[str, Any]:
         """What the C++ env gets: its options, including the internal ones."""

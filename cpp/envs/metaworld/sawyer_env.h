@@ -471,7 +471,6 @@ class SawyerEnv : public Env {
   SawyerEnv(const Config& config, uint64_t seed, TaskSpec task)
       : task_(std::move(task)),
         v2_(IsV2(config)),
-        terminate_on_success_(config.GetBool("terminate_on_success")),
         api_(LoadApi(config.GetString("mujoco_lib"))),
         model_(LoadModel(api_, config.GetString("mujoco_model"))),
         data_(api_.make_data(model_.get()), DataDeleter{&api_}),
@@ -479,6 +478,7 @@ class SawyerEnv : public Env {
         np_(config.GetNamedNumbers("numpy_loops")),
         rng_(seed) {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
+    terminate_on_success_ = config.GetBool("terminate_on_success");
     mujoco_lib_ = config.GetString("mujoco_lib");
     render_width_ = static_cast<int>(config.GetInt("render_width"));
     render_height_ = static_cast<int>(config.GetInt("render_height"));
@@ -735,7 +735,7 @@ class SawyerEnv : public Env {
   const NumpyBlas& blas_;
   NumpyMath np_;
   NumpyRandom rng_;  // the env's np_random
-  bool terminate_on_success_;
+  bool terminate_on_success_ = false;
   std::vector<std::vector<double>> tasks_;  // MT1's 50 rand_vecs, or a set's
   std::vector<double> rand_vec_;
   bool pseudorandom_ = false, sample_on_reset_ = true;

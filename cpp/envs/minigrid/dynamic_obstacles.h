@@ -66,6 +66,16 @@ class DynamicObstaclesEnv : public MiniGridEnv {
   }
 
  protected:
+  const char* DebugName() const override { return "dynamic_obstacles"; }
+  void DebugTask(DebugState* s) const override {
+    std::vector<int64_t> xy;  // each obstacle's (x, y), in order
+    for (int o : obstacles_) {
+      xy.push_back(objs_[o].cur_x);
+      xy.push_back(objs_[o].cur_y);
+    }
+    s->Int("obstacle_positions", std::move(xy));
+  }
+
   void GenGrid() override {
     WallRect(0, 0, width_, height_);
     grid_.Set(width_ - 2, height_ - 2, NewObj(kGoal, kGreen));

@@ -43,6 +43,12 @@ class FetchEnv : public MiniGridEnv {
   }
 
  protected:
+  const char* DebugName() const override { return "fetch"; }
+  void DebugTask(DebugState* s) const override {
+    s->Int("target_type", {static_cast<int64_t>(target_type_)});
+    s->Int("target_color", {static_cast<int64_t>(target_color_)});
+  }
+
   void GenGrid() override {
     HorzWall(0, 0);
     HorzWall(0, height_ - 1);

@@ -32,6 +32,12 @@ class GoToEnv : public MiniGridEnv {
   }
 
  protected:
+  // The target's position as drawn, its type and colour as the grid has
+  // them there now.
+  void DebugTask(DebugState* s) const override {
+    DebugTargetAt(s, target_x_, target_y_);
+  }
+
   int target_x_ = -1, target_y_ = -1;
 };
 
@@ -54,6 +60,8 @@ class GoToDoorEnv : public GoToEnv {
                 /*see_through_walls=*/true) {}
 
  protected:
+  const char* DebugName() const override { return "goto_door"; }
+
   void GenGrid() override {
     const int w = RandInt(5, width_ + 1);
     const int h = RandInt(5, height_ + 1);
@@ -110,6 +118,8 @@ class GoToObjectEnv : public GoToEnv {
         num_objs_(static_cast<int>(config.GetInt("numObjs"))) {}
 
  protected:
+  const char* DebugName() const override { return "goto_object"; }
+
   void GenGrid() override {
     WallRect(0, 0, width_, height_);
     constexpr Type kTypes[3] = {kKey, kBall, kBox};  // ["key", "ball", "box"]

@@ -44,6 +44,9 @@ class KeyCorridorEnv : public RoomGridEnv {
   }
 
  protected:
+  const char* DebugName() const override { return "key_corridor"; }
+  void DebugTask(DebugState* s) const override { DebugTarget(s, target_); }
+
   void GenGrid() override {
     GenRooms();
     for (int j = 1; j < num_rows_; ++j) RemoveWall(1, j, 3);

@@ -50,6 +50,12 @@ class MemoryEnv : public MiniGridEnv {
   }
 
  protected:
+  const char* DebugName() const override { return "memory"; }
+  void DebugTask(DebugState* s) const override {
+    s->Int("success_pos", {success_x_, success_y_});
+    s->Int("failure_pos", {failure_x_, failure_y_});
+  }
+
   void GenGrid() override {
     const int w = width_, h = height_;
     HorzWall(0, 0);

@@ -238,6 +238,46 @@ class MiniGridEnv : public Env {
     pos[1] = agent_y_;
   }
 
+  // The state EnvPool's MiniGrid and BabyAI alignment tests rebuild their
+  // reference from (its _debug_states(): the grid column by column as
+  // (type, color, state), what boxes hold, the agent, what it carries, the
+  // mission), plus the task's own (DebugTask: env_name and its targets, as
+  // EnvPool names them).
+  DebugState Debug() const override {
+    DebugState s;
+    s.String("env_name", DebugName());
+    s.String("mission", mission_);
+    s.Int("width", {width_});
+    s.Int("height", {height_});
+    s.Int("max_steps", {max_steps_});
+    std::vector<int64_t> grid, contains;
+    for (int x = 0; x < grid_.width(); ++x) {  // none before the first reset
+      for (int y = 0; y < grid_.height(); ++y) {
+        const int o = grid_.Get(x, y);
+        Encode(o, &grid);
+        Encode(o == kNone ? kNone : objs_[o].contains, &contains);
+      }
+    }
+    s.Int("grid", std::move(grid));
+    s.Int("grid_contains", std::move(contains));
+    s.Int("agent_pos", {agent_x_, agent_y_});
+    s.Int("agent_dir", {agent_dir_});
+    const bool carrying = carrying_ != kNone;
+    std::vector<int64_t> held, inside;
+    Encode(carrying_, &held);
+    Encode(carrying ? objs_[carrying_].contains : kNone, &inside);
+    s.Int("has_carrying", {carrying ? 1 : 0});
+    s.Int("carrying_type", {held[0]});
+    s.Int("carrying_color", {held[1]});
+    s.Int("carrying_state", {held[2]});
+    s.Int("carrying_has_contains", {carrying && inside[0] != kEmpty ? 1 : 0});
+    s.Int("carrying_contains_type", {inside[0]});
+    s.Int("carrying_contains_color", {inside[1]});
+    s.Int("carrying_contains_state", {inside[2]});
+    DebugTask(&s);
+    return s;
+  }
+
   // render(): get_frame(highlight, tile_size, agent_pov) of MiniGridEnv's
   // arguments (black before the first reset).
   void Render(uint8_t* rgb) override {
@@ -394,6 +434,41 @@ class MiniGridEnv : public Env {
   int64_t step_count_ = 0;
   std::string mission_;
   int mission_bytes_ = kMissionBytes;  // the observation's mission bytes
+
+  // A task's part of Debug(): its env_name as EnvPool names it (where
+  // EnvPool's tests look for one), and the fields its step reads beyond the
+  // grid and the agent.
+  virtual const char* DebugName() const { return "minigrid"; }
+  virtual void DebugTask(DebugState* s) const { (void)s; }
+  // An object (or kNone: an empty cell) as (type, color, state).
+  void Encode(int obj, std::vector<int64_t>* out) const {
+    if (obj == kNone) {
+      out->insert(out->end(), {kEmpty, 0, 0});
+    } else {
+      const Obj& o = objs_[obj];
+      out->insert(out->end(),
+                  {static_cast<int64_t>(o.type), static_cast<int64_t>(o.color),
+                   static_cast<int64_t>(o.State())});
+    }
+  }
+  // The object at (x, y) now (or an empty cell) and that position.
+  void DebugTargetAt(DebugState* s, int x, int y) const {
+    std::vector<int64_t> e;
+    Encode(grid_.InBounds(x, y) ? grid_.Get(x, y) : kNone, &e);
+    s->Int("target_type", {e[0]});
+    s->Int("target_color", {e[1]});
+    s->Int("target_pos", {x, y});
+  }
+  // An object's type, color and position (the target fields of Debug()).
+  void DebugTarget(DebugState* s, int obj) const {
+    std::vector<int64_t> e;
+    Encode(obj, &e);
+    s->Int("target_type", {e[0]});
+    s->Int("target_color", {e[1]});
+    const bool placed = obj != kNone && obj != carrying_;
+    s->Int("target_pos",
+           {placed ? objs_[obj].cur_x : -1, placed ? objs_[obj].cur_y : -1});
+  }
 
  private:
   // WorldObj.toggle: a door opens and closes (a locked one opens with the

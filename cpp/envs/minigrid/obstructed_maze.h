@@ -43,6 +43,8 @@ class ObstructedMazeEnv : public RoomGridEnv {
   }
 
  protected:
+  void DebugTask(DebugState* s) const override { DebugTarget(s, target_); }
+
   // COLOR_NAMES[0], [1], [2]: the ball to find, the blocking balls, the
   // boxes.
   static constexpr Color kBallColor = kColorNames[0];
@@ -121,6 +123,8 @@ class ObstructedMaze1DlhbEnv : public ObstructedMazeEnv {
       : ObstructedMazeEnv(config, seed, 1, 2, 2) {}
 
  protected:
+  const char* DebugName() const override { return "obstructed_maze_1dlhb"; }
+
   void GenGrid() override {
     GenMaze();
     AddMazeDoor(0, 0, 0, door_colors_[0], true, key_in_box_, blocked_);
@@ -161,6 +165,8 @@ class ObstructedMazeFullEnv : public ObstructedMazeEnv {
         v1_(v1) {}
 
  protected:
+  const char* DebugName() const override { return "obstructed_maze_full"; }
+
   void GenGrid() override {
     GenMaze();
     constexpr int kSide[4][2] = {{2, 1}, {1, 2}, {0, 1}, {1, 0}};
@@ -213,6 +219,9 @@ class ObstructedMazeFullV1Env : public ObstructedMazeFullEnv {
  public:
   ObstructedMazeFullV1Env(const Config& config, uint64_t seed)
       : ObstructedMazeFullEnv(config, seed, /*v1=*/true) {}
+
+ protected:
+  const char* DebugName() const override { return "obstructed_maze_full_v1"; }
 };
 
 }  // namespace minigrid

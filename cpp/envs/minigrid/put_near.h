@@ -62,6 +62,14 @@ class PutNearEnv : public MiniGridEnv {
   }
 
  protected:
+  const char* DebugName() const override { return "put_near"; }
+  void DebugTask(DebugState* s) const override {
+    s->Int("move_type", {static_cast<int64_t>(move_type_)});
+    s->Int("move_color", {static_cast<int64_t>(move_color_)});
+    s->Int("move_pos", {-1, -1});  // not kept: minigrid's step never reads it
+    DebugTargetAt(s, target_x_, target_y_);
+  }
+
   void GenGrid() override {
     HorzWall(0, 0);
     HorzWall(0, height_ - 1);

@@ -42,6 +42,8 @@ class RedBlueDoorsEnv : public MiniGridEnv {
   }
 
  protected:
+  const char* DebugName() const override { return "red_blue_door"; }
+
   void GenGrid() override {
     WallRect(0, 0, 2 * size_, size_);
     WallRect(size_ / 2, 0, size_, size_);

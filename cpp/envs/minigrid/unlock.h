@@ -49,6 +49,15 @@ class UnlockEnv : public RoomGridEnv {
   }
 
  protected:
+  const char* DebugName() const override {
+    return variant_ == kOpenDoor    ? "unlock"
+           : variant_ == kPickupBox ? "unlock_pickup"
+                                    : "blocked_unlock_pickup";
+  }
+  void DebugTask(DebugState* s) const override {
+    if (variant_ != kOpenDoor) DebugTarget(s, target_);
+  }
+
   void GenGrid() override {
     GenRooms();
     if (variant_ != kOpenDoor) target_ = AddObject(1, 0, kBox).first;

@@ -18,6 +18,7 @@ class AntEnv : public mujoco::MujocoEnv {
     Config c{{"max_episode_steps", int64_t{1000}},
              {"mujoco_model", std::string("ant.xml")},
              {"mujoco_lib", std::string()},
+             {"report_reset_state", false},
              {"numpy_blas", std::string()},
              {"xml_file", std::string("ant.xml")},
              {"ctrl_cost_weight", 0.5},

@@ -24,6 +24,7 @@ class HumanoidFamilyEnv : public mujoco::MujocoEnv {
     Config c{{"max_episode_steps", int64_t{1000}},
              {"mujoco_model", xml},
              {"mujoco_lib", std::string()},
+             {"report_reset_state", false},
              {"numpy_blas", std::string()}};
     if (V == 5) {
       c.Set("xml_file", xml);

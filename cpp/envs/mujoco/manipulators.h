@@ -23,6 +23,7 @@ class ReacherEnv : public mujoco::MujocoEnv {
     Config c{{"max_episode_steps", int64_t{50}},
              {"mujoco_model", std::string("reacher.xml")},
              {"mujoco_lib", std::string()},
+             {"report_reset_state", false},
              {"numpy_blas", std::string()}};
     if (V == 5) {
       c.Set("xml_file", std::string("reacher.xml"));
@@ -129,6 +130,7 @@ class PusherEnv : public mujoco::MujocoEnv {
     Config c{{"max_episode_steps", int64_t{100}},
              {"mujoco_model", xml},
              {"mujoco_lib", std::string()},
+             {"report_reset_state", false},
              {"numpy_blas", std::string()}};
     if (V == 5) {
       c.Set("xml_file", xml);

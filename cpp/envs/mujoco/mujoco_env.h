@@ -110,10 +110,22 @@ inline ArraySpec F64(const char* name, int64_t n = 0) {
 inline ArraySpec F32(const char* name) { return MakeScalar<float>(name); }
 inline ArraySpec I64(const char* name) { return MakeScalar<int64_t>(name); }
 
+// The envpool module's hook (an internal option, not from make()):
+// EnvPool's info["qpos0"] and info["qvel0"], the state the last reset set,
+// which EnvPool's alignment tests copy into their reference.
+inline bool ReportsResetState(const Config& config) {
+  return config.Has("report_reset_state") &&
+         config.GetBool("report_reset_state");
+}
+
 // A MuJoCo task's spec: float64 observation (unbounded), float32 action in
 // the actuators' ctrlrange (as gymnasium's), float64 rewards.
 inline EnvSpec MakeMujocoSpec(const Config& config, const ModelSizes& s,
                               int64_t obs_size, std::vector<ArraySpec> info) {
+  if (ReportsResetState(config)) {
+    info.push_back(F64("qpos0", s.nq));
+    info.push_back(F64("qvel0", s.nv));
+  }
   EnvSpec spec;
   spec.obs = MakeBox<double>("obs", {obs_size}, {}, {});
   spec.action = MakeBox<float>("action", {s.nu}, s.ctrl_low, s.ctrl_high);
@@ -145,6 +157,12 @@ class MujocoEnv : public Env {
             row.Info<double>(static_cast<int>(i))[k] = v[k];
         }
       }
+    }
+    if (reports_reset_state_) {  // after the task's own fields
+      const int n = static_cast<int>(info_specs_.size());
+      std::copy(reset_qpos_.begin(), reset_qpos_.end(), row.Info<double>(n));
+      std::copy(reset_qvel_.begin(), reset_qvel_.end(),
+                row.Info<double>(n + 1));
     }
   }
 
@@ -180,6 +198,7 @@ class MujocoEnv : public Env {
         frame_skip_(frame_skip),
         rng_(seed) {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
+    reports_reset_state_ = ReportsResetState(config);
     // gymnasium: init_qpos / init_qvel are data.qpos / qvel right after
     // MjData(model), i.e. qpos0 and zeros.
     init_qpos_.assign(data_->qpos, data_->qpos + model_->nq);
@@ -209,6 +228,10 @@ class MujocoEnv : public Env {
     std::memcpy(data_->qpos, qpos.data(), sizeof(double) * model_->nq);
     std::memcpy(data_->qvel, qvel.data(), sizeof(double) * model_->nv);
     api_.forward(model_.get(), data_.get());
+    if (reports_reset_state_) {  // reset_model's set_state: the reset state
+      reset_qpos_ = qpos;
+      reset_qvel_ = qvel;
+    }
   }
 
   // do_simulation(action, frame_skip): ctrl[:] = action (float32 ->
@@ -311,6 +334,8 @@ class MujocoEnv : public Env {
   NumpyRandom rng_;
   std::vector<double> init_qpos_, init_qvel_;
   double dt_ = 0.0;
+  bool reports_reset_state_ = false;  // the envpool module's qpos0 / qvel0
+  std::vector<double> reset_qpos_, reset_qvel_;
 };
 
 // Common option checks.

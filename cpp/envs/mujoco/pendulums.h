@@ -18,6 +18,7 @@ class InvertedPendulumEnv : public mujoco::MujocoEnv {
     Config c{{"max_episode_steps", int64_t{1000}},
              {"mujoco_model", std::string("inverted_pendulum.xml")},
              {"mujoco_lib", std::string()},
+             {"report_reset_state", false},
              {"numpy_blas", std::string()}};
     if (V == 5) {
       c.Set("xml_file", std::string("inverted_pendulum.xml"));
@@ -83,6 +84,7 @@ class InvertedDoublePendulumEnv : public mujoco::MujocoEnv {
     Config c{{"max_episode_steps", int64_t{1000}},
              {"mujoco_model", std::string("inverted_double_pendulum.xml")},
              {"mujoco_lib", std::string()},
+             {"report_reset_state", false},
              {"numpy_blas", std::string()}};
     if (V == 5) {
       c.Set("xml_file", std::string("inverted_double_pendulum.xml"));

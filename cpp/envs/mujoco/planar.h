@@ -50,6 +50,7 @@ class PlanarEnv : public mujoco::MujocoEnv {
     Config c{{"max_episode_steps", int64_t{1000}},
              {"mujoco_model", std::string(xml)},
              {"mujoco_lib", std::string()},
+             {"report_reset_state", false},
              {"numpy_blas", std::string()},
              {"forward_reward_weight", 1.0},
              {"ctrl_cost_weight", ctrl},

@@ -126,7 +126,10 @@ class ProcgenEnv : public Env {
             // Set by the registration and by make(), not by users:
             {"env_name", std::string("bigfish")},
             {"procgen_lib", std::string()},
-            {"resource_root", std::string()}};
+            {"resource_root", std::string()},
+            // The envpool module's render(): the 64x64 observation, as
+            // EnvPool's (internal: not from make()).
+            {"render_observation", false}};
   }
 
   static EnvSpec MakeSpec(const Config& config) {
@@ -177,8 +180,10 @@ class ProcgenEnv : public Env {
         config.GetBool("use_sequential_levels") && max_steps == game.timeout
             ? 0
             : max_steps;
-    spec.render_height = kRenderRes;
-    spec.render_width = kRenderRes;
+    const int render_side =
+        config.GetBool("render_observation") ? kRes : kRenderRes;
+    spec.render_height = render_side;
+    spec.render_width = render_side;
     return spec;
   }
 
@@ -186,6 +191,7 @@ class ProcgenEnv : public Env {
       : game_(FindGame(config.GetString("env_name"))),
         lib_(LoadLib(config.GetString("procgen_lib"))),
         channel_first_(config.GetBool("channel_first")),
+        render_observation_(config.GetBool("render_observation")),
         sequential_(config.GetBool("use_sequential_levels")) {
     // ProcgenGym3Env's options, in its order.
     int64_t mode = config.GetInt("distribution_mode");
@@ -234,7 +240,9 @@ class ProcgenEnv : public Env {
     Close();
   }
 
-  void EnableRendering() override { render_ = true; }
+  // procgen's 512x512 frames are drawn only for render(); the observation
+  // needs nothing more.
+  void EnableRendering() override { render_ = !render_observation_; }
 
   void Reset() override {
     if (handle_ == nullptr) {
@@ -293,6 +301,15 @@ class ProcgenEnv : public Env {
   }
 
   void Render(uint8_t* rgb) override {
+    if (render_observation_) {  // the frame on show, (64, 64, 3)
+      if (handle_ == nullptr) {
+        std::memset(rgb, 0, obs_.size());
+      } else {
+        std::memcpy(rgb, show_prev_ ? prev_obs_.data() : obs_.data(),
+                    obs_.size());
+      }
+      return;
+    }
     if (handle_ == nullptr) {
       std::memset(rgb, 0, rgb_.size());
       return;
@@ -350,6 +367,7 @@ class ProcgenEnv : public Env {
   const Game& game_;
   const Lib& lib_;
   const bool channel_first_;
+  const bool render_observation_;
   const bool sequential_;
   Options options_;
   int32_t seed_ = 0;

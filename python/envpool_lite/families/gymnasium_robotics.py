@@ -306,7 +306,9 @@ class RobotRenderer:
 
 
 class GymnasiumRobotics(Family):
-    internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas", "numpy_loops"})
+    # report_reset_state: the mujoco family's hook for the envpool module,
+    # which AntMaze's Ant (cpp/envs/mujoco/ant.h) carries; off here.
+    internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas", "numpy_loops", "report_reset_state"})
     extra = "gymnasium_robotics"
     requires = {"gymnasium_robotics": "gymnasium-robotics", "mujoco": "mujoco"}
 

@@ -250,7 +250,8 @@ def numpy_blas_path() -> str:
 class Mujoco(Family):
     # The model file (from xml_file where the task takes one, else the
     # registration's), the MuJoCo library and numpy's BLAS, found here.
-    internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas"})
+    # report_reset_state: the envpool module's info["qpos0"] / ["qvel0"].
+    internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas", "report_reset_state"})
     extra = "mujoco"
     requires = {"mujoco": "mujoco"}  # the physics library (gymnasium's models come with gymnasium)
 

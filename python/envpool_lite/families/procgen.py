@@ -67,7 +67,7 @@ def _load_error(lib: str) -> str:
 class Procgen(Family):
     # The game is set by the registration; the library and assets are found
     # here.
-    internal_options = frozenset({"env_name", "procgen_lib", "resource_root"})
+    internal_options = frozenset({"env_name", "procgen_lib", "resource_root", "render_observation"})
     extra = "procgen"  # nothing to install: procgen's libenv.so and assets are in the package
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
