@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import envpool_lite
@@ -92,3 +93,41 @@ def test_cpp_refuses_a_value_of_another_type():
         _core.task_spec("Basic-v1", {**options, "reward_config": "HEALTH:1:-1"})
     with pytest.raises(TypeError, match="option 'max_episode_steps' must be an int"):
         _core.task_spec("CartPole-v1", {"max_episode_steps": 1.5})
+
+
+SAME_SEED_TASKS = [
+    "CartPole-v1",
+    "FrozenLake-v1",
+    "HalfCheetah-v5",
+    "CheetahRun-v1",
+    "FetchReach-v4",
+    "reach-v3",
+    "LunarLander-v3",
+    "CoinrunEasy-v0",
+    "MiniGrid-ObstructedMaze-Full-v0",
+    "MiniGrid-ObstructedMaze-2Dlhb-v0",
+    "BabyAI-GoToLocal-v0",
+]
+
+
+@pytest.mark.parametrize("task_id", SAME_SEED_TASKS)
+def test_envs_of_one_pool_with_one_seed_are_the_same_env(task_id):
+    """Env 1 of a pool is the same env as env 0 when both get one seed: no
+    env depends on its place in the pool unless it says so (a regression:
+    the pool's env index once reached ObstructedMaze_Full's v1 flag through
+    an int-to-bool constructor argument)."""
+    if task_id not in envpool_lite.list_all_envs():
+        pytest.skip(f"{task_id} is not built in")
+    env = envpool_lite.make_gymnasium(task_id, num_envs=2, seed=[3, 3], num_threads=1)
+    space = env.single_action_space
+    rng = np.random.default_rng(0)
+    try:
+        obs, _ = env.reset()
+        for t in range(350):
+            one = np.asarray(space.sample() if not hasattr(space, "n") else rng.integers(0, space.n))
+            obs, reward, term, trunc, _ = env.step(np.stack([one, one]))
+            flat = obs if isinstance(obs, np.ndarray) else np.concatenate([np.asarray(v).reshape(2, -1).astype(np.float64) for v in obs.values()], axis=1)
+            assert np.array_equal(flat[0], flat[1]), f"{task_id} step {t}: env 1 differs from env 0"
+            assert reward[0] == reward[1] and term[0] == term[1] and trunc[0] == trunc[1], t
+    finally:
+        env.close()

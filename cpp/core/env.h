@@ -94,6 +94,11 @@ struct DebugState {
   }
 };
 
+// An env's index in its pool (for the envs that take it: see registry.h).
+struct EnvIndex {
+  int value = 0;
+};
+
 class Env {
  public:
   virtual ~Env() = default;

@@ -12,7 +12,9 @@
 //   E(const Config& config, uint64_t seed);        // one env instance
 // or, for an env that needs its place in the pool (Meta-World's benchmark
 // pools pick each env's task by it):
-//   E(const Config& config, uint64_t seed, int env_id);
+//   E(const Config& config, uint64_t seed, EnvIndex env_id);
+// (a type of its own: an int would also match a constructor whose third
+// parameter means something else, such as a bool with a default).
 #pragma once
 
 #include <functional>
@@ -62,8 +64,9 @@ class Registry {
     d.make_spec = [](const Config& c) { return E::MakeSpec(c); };
     d.make_env = [](const Config& c, uint64_t seed,
                     int env_id) -> std::unique_ptr<Env> {
-      if constexpr (std::is_constructible_v<E, const Config&, uint64_t, int>) {
-        return std::make_unique<E>(c, seed, env_id);
+      if constexpr (std::is_constructible_v<E, const Config&, uint64_t,
+                                            EnvIndex>) {
+        return std::make_unique<E>(c, seed, EnvIndex{env_id});
       } else {
         (void)env_id;
         return std::make_unique<E>(c, seed);

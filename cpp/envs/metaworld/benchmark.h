@@ -196,11 +196,11 @@ class BenchmarkEnv : public Env {
   }
 
   BenchmarkEnv(const BenchmarkDef& def, const Config& config, uint64_t seed,
-               int env_id)
+               EnvIndex env_id)
       : def_(def),
         layout_(MakeLayout(def, config)),
         blas_(NumpyBlas::Load(config.GetString("numpy_blas"))) {
-    position_ = env_id % layout_.block;
+    position_ = env_id.value % layout_.block;
     task_ = def.meta_learning ? position_ / layout_.tasks_per_env : position_;
     const TaskClass& cls = ClassOf(layout_.tasks[task_]);
     Config own = config;
@@ -295,7 +295,7 @@ class Benchmark : public BenchmarkEnv {
   static EnvSpec MakeSpec(const Config& config) {
     return BenchmarkSpec(Def(), config);
   }
-  Benchmark(const Config& config, uint64_t seed, int env_id)
+  Benchmark(const Config& config, uint64_t seed, EnvIndex env_id)
       : BenchmarkEnv(Def(), config, seed, env_id) {}
 };
 
