@@ -76,7 +76,8 @@ for f in "${files[@]}"; do
   cp "$src/$f" "$work/$name"
   out=$(cd "$work" && PYTHONPATH="$shim:$here/build/compat/minigrid_oracle" timeout 1800 "$py" -m pytest -q -p no:cacheprovider "$name" "$@" 2>&1)
   echo "$out" > "$work/$name.log"
-  summary=$(echo "$out" | tail -n 1)
+  # pytest's summary line (not what a library prints at exit after it)
+  summary=$(echo "$out" | grep -E "[0-9]+ (passed|failed|error)" | tail -n 1)
   echo "$f: $summary"
   if [ -n "${VERBOSE:-}" ]; then echo "$out" | grep -E "^(SUB)?(FAILED|ERROR)" | sed 's/^/    /'; fi
 done
