@@ -84,7 +84,7 @@ class EnvPoolWorker:
     def __init__(self, task_id: str, config: dict, seeds: list, batch_size: int, num_threads: int, thread_affinity_offset: int, same_step_autoreset: bool, render: bool, offset: int):
         # The env's options resolved here, not in the driver: a family's
         # internal options can be addresses in the process that filled them
-        # (numpy's loops, which MuJoCo families call).
+        # (numpy's loops, which some families call).
         env_options = make_spec(task_id, **config).env_options
         self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset, render, offset)
         self._pool = _core.EnvPool(*self._args)  # every env resets on its first action
