@@ -261,6 +261,16 @@ def _compare(task_id: str, ref: dict[str, Any], first_obs: list, outputs: list, 
     return counts
 
 
+def benchmark_copies(task_id: str, num_envs: int, seed: int, meta_batch_size: int = 20) -> tuple[list[int], list[int]]:
+    """Each pool env's sub-env p = i mod B in its copy of metaworld's vector
+    env, and that copy's seed (seed + i - p)."""
+    from envpool_lite.families.metaworld import benchmark_block
+
+    block = benchmark_block(task_id, {"meta_batch_size": meta_batch_size})
+    positions = [i % block for i in range(num_envs)]
+    return positions, [seed + i - positions[i] for i in range(num_envs)]
+
+
 def run_benchmark_aligned(
     task_id: str, steps: int, num_envs: int, batch_size: int | None = None, seed: int = 7, policy: Callable[[np.ndarray], np.ndarray] | None = None, **options: Any
 ) -> dict[str, int]:
@@ -274,17 +284,13 @@ def run_benchmark_aligned(
     noise of 0.3, clipped, so that episodes can end in success."""
     require_task(task_id)
     require_oracle()
-    from envpool_lite.families.metaworld import benchmark_block
-
     batch_size = batch_size or num_envs
     pool = envpool_lite.make(task_id, env_type="gymnasium", num_envs=num_envs, batch_size=batch_size, seed=seed, **options)
     try:
-        block = benchmark_block(task_id, {"meta_batch_size": options.get("meta_batch_size", 20)})
         first_obs, actions_per_env, outputs = _pool_run(pool, steps, num_envs, batch_size, np.random.default_rng(seed), policy)
     finally:
         pool.close()
-    positions = [i % block for i in range(num_envs)]
-    copy_seeds = [seed + i - positions[i] for i in range(num_envs)]
+    positions, copy_seeds = benchmark_copies(task_id, num_envs, seed, options.get("meta_batch_size", 20))
     kwargs = {k: v for k, v in options.items() if k not in ("max_episode_steps", "reward_function_version", "num_threads")}
     ref = run_reference(
         "",
@@ -316,7 +322,6 @@ def run_render_aligned(task_id: str, steps: int, rows: Sequence[int], num_envs: 
     render_height, max_episode_steps, ...). Returns the frames compared."""
     require_task(task_id)
     require_oracle()
-    from envpool_lite.families.metaworld import benchmark_block
 
     render_names = {"camera_name": "camera_name", "render_camera_id": "camera_id", "render_width": "width", "render_height": "height"}
     render_kwargs: dict[str, Any] = {"render_mode": "rgb_array"}
@@ -341,9 +346,7 @@ def run_render_aligned(task_id: str, steps: int, rows: Sequence[int], num_envs: 
     version = options.get("reward_function_version", "v2")
     per_env = list(actions.transpose(1, 0, 2))
     if benchmark_kwargs is not None:
-        block = benchmark_block(task_id, {"meta_batch_size": benchmark_kwargs.get("meta_batch_size", 20)})
-        positions = [i % block for i in range(num_envs)]
-        seeds = [seed + i - positions[i] for i in range(num_envs)]
+        positions, seeds = benchmark_copies(task_id, num_envs, seed, benchmark_kwargs.get("meta_batch_size", 20))
         ref = run_reference("", seeds, per_env, limit, version, benchmark=task_id, positions=positions, benchmark_kwargs=benchmark_kwargs, render_kwargs=render_kwargs, render_rows=rows)
     else:
         ref = run_reference(task_id, [seed + i for i in range(num_envs)], per_env, limit, version, render_kwargs=render_kwargs, render_rows=rows)

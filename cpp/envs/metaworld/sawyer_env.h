@@ -429,33 +429,25 @@ class SawyerEnv : public Env {
   // positions from the model's extent) and keeps; the data as the last step
   // left it.
   void Render(uint8_t* rgb) override {
-    if (!renderer_) {
+    if (!renderer_) {  // the viewer and its camera, made at the first frame
       renderer_ = mujoco::MakeRenderer(mujoco_lib_, m(), "Meta-World", 1000);
-    }
-    mjvCamera camera = renderer_->DefaultCamera();
-    if (camera_id_ >= 0) {
-      camera.type = mjCAMERA_FIXED;
-      camera.fixedcamid = camera_id_;
-    } else {
-      if (!free_camera_set_) {  // OffScreenViewer._init_camera
+      camera_ = renderer_->DefaultCamera();
+      camera_.fixedcamid = camera_id_;
+      if (camera_id_ >= 0) {
+        camera_.type = mjCAMERA_FIXED;
+      } else {  // OffScreenViewer._init_camera
+        camera_.type = mjCAMERA_FREE;
         std::vector<double> column(static_cast<std::size_t>(m()->ngeom));
         for (int i = 0; i < 3; ++i) {
           for (int g = 0; g < m()->ngeom; ++g) {
             column[g] = d()->geom_xpos[3 * g + i];
           }
-          free_camera_.lookat[i] = Median(&column);
+          camera_.lookat[i] = Median(&column);
         }
-        free_camera_.distance = m()->stat.extent;
-        free_camera_set_ = true;
+        camera_.distance = m()->stat.extent;
       }
-      camera.lookat[0] = free_camera_.lookat[0];
-      camera.lookat[1] = free_camera_.lookat[1];
-      camera.lookat[2] = free_camera_.lookat[2];
-      camera.distance = free_camera_.distance;
-      camera.type = mjCAMERA_FREE;
-      camera.fixedcamid = -1;
     }
-    renderer_->Render(m(), d(), render_height_, render_width_, camera, rgb);
+    renderer_->Render(m(), d(), render_height_, render_width_, camera_, rgb);
   }
 
   void WriteObs(const Row& row) override {
@@ -854,8 +846,7 @@ class SawyerEnv : public Env {
   std::vector<double> objects_;
   std::string mujoco_lib_;
   int render_width_ = 0, render_height_ = 0, camera_id_ = -1;
-  bool free_camera_set_ = false;
-  mjvCamera free_camera_{};
+  mjvCamera camera_{};  // render()'s, set up with the renderer
   std::unique_ptr<mujoco::Renderer> renderer_;
 };
 
