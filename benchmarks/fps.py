@@ -200,6 +200,14 @@ TASKS = {
     # task) on 1 thread, and two copies, 20 envs, async on 2 threads; the
     # peer is metaworld's own MT10 vector env (gymnasium's SyncVectorEnv).
     "Meta-World/MT10": Task("Meta-World/MT10", None, headline=(), full=((10, 10, 1), (20, 10, 2)), quick=(), steps=16000, limit_steps=16000, metaworld="MT10", limit_envs=10),
+    # highway-env (ported whole): the peers are EnvPool's port (1.2.5 has
+    # these ids) and highway-env 1.12.1's own env (pure Python) in a loop and
+    # in gymnasium's vector envs, from build/compat/highway_oracle. Only in
+    # --full (and --tasks).
+    **{
+        name: Task(name, name, headline=(), full=((1, 1, 1), (16, 8, 2)), quick=(), steps=steps, limit_steps=steps, gymnasium_import=("highway_oracle", "highway_env"))
+        for name, steps in (("highway-v0", 4000), ("intersection-v1", 4000), ("parking-v0", 8000))
+    },
     # From pixels: 84x84 frames of camera 0, drawn by each env's thread
     # (software OpenGL here). EnvPool 1.2.5's from_pixels aborts without a
     # GL context; the peer is dm_control's pixels.Wrapper loop.

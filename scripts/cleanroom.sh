@@ -126,7 +126,7 @@ for v in "${pythons[@]}"; do
   # which extra to install.
   run "$venv/bin/python - <<'EOF'
 import envpool_lite
-for task in ('CartPole-v1', 'FrozenLake-v1', 'LunarLander-v3', 'MiniGrid-DoorKey-8x8-v0', 'BigfishEasy-v0'):
+for task in ('CartPole-v1', 'FrozenLake-v1', 'LunarLander-v3', 'MiniGrid-DoorKey-8x8-v0', 'BigfishEasy-v0', 'highway-v0'):
     env = envpool_lite.make(task, num_envs=2)
     env.reset()
     env.step(env.action_space.sample())

@@ -107,6 +107,7 @@ SAME_SEED_TASKS = [
     "MiniGrid-ObstructedMaze-Full-v0",
     "MiniGrid-ObstructedMaze-2Dlhb-v0",
     "BabyAI-GoToLocal-v0",
+    "highway-v0",
 ]
 
 

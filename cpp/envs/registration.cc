@@ -12,6 +12,7 @@ void RegisterBox2d(Registry& registry);
 void RegisterClassicControl(Registry& registry);
 void RegisterDmControl(Registry& registry);
 void RegisterGymnasiumRobotics(Registry& registry);
+void RegisterHighway(Registry& registry);
 void RegisterMetaworld(Registry& registry);
 void RegisterMinigrid(Registry& registry);
 void RegisterMujoco(Registry& registry);
@@ -42,6 +43,9 @@ void RegisterAllEnvs(Registry& registry) {
 #endif
 #ifdef ENVPOOL_LITE_PROCGEN
   registry.AddFamily("procgen", RegisterProcgen);
+#endif
+#ifdef ENVPOOL_LITE_HIGHWAY
+  registry.AddFamily("highway", RegisterHighway);
 #endif
 #ifdef ENVPOOL_LITE_VIZDOOM
   registry.AddFamily("vizdoom", RegisterVizdoom);

@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-NAMES = ("exp", "log", "log1p", "cos", "sin", "cosh", "tanh", "arccos", "arccosh", "arcsinh", "arctanh", "arctan2", "power")
+NAMES = ("exp", "log", "log1p", "cos", "sin", "cosh", "tanh", "arccos", "arccosh", "arcsinh", "arctanh", "arctan2", "power", "arctan", "arcsin", "tan")
 
 
 class _UFunc(ctypes.Structure):

@@ -462,7 +462,8 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         elif name in POOL_DEFAULTS or name not in env_defaults:  # the pool's options and render()'s
             config[name] = _as_int(name, value)
         else:
-            config[name] = _coerce_option(name, value, kinds[name], env_defaults[name])
+            default = () if name in family.free_length_options else env_defaults[name]
+            config[name] = _coerce_option(name, value, kinds[name], default)
     num_envs, batch_size = config["num_envs"], config["batch_size"]
     if not 1 <= num_envs <= MAX_NUM_ENVS:
         raise ValueError(f"num_envs must be in [1, {MAX_NUM_ENVS}], got {num_envs}")

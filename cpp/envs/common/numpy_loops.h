@@ -26,8 +26,9 @@ class NumpyMath {
  public:
   // The loops numpy_loops passes, by ufunc name.
   static constexpr const char* kNames[] = {
-      "exp",    "log",     "cos",     "sin",     "cosh",    "tanh",
-      "arccos", "arccosh", "arcsinh", "arctanh", "arctan2", "power"};
+      "exp",     "log",    "cos",     "sin",     "cosh",
+      "tanh",    "arccos", "arccosh", "arcsinh", "arctanh",
+      "arctan2", "power",  "arctan",  "arcsin",  "tan"};
 
   NumpyMath() = default;  // libm
   explicit NumpyMath(const NamedNumbers& loops) {
@@ -50,6 +51,9 @@ class NumpyMath {
       if (name == "arctanh") arctanh_ = loop;
       if (name == "arctan2") arctan2_ = loop;
       if (name == "power") power_ = loop;
+      if (name == "arctan") arctan_ = loop;
+      if (name == "arcsin") arcsin_ = loop;
+      if (name == "tan") tan_ = loop;
     }
   }
 
@@ -85,6 +89,15 @@ class NumpyMath {
   }
   double Arctanh(double x) const {
     return Unary(arctanh_, x, [](double a) { return std::atanh(a); });
+  }
+  double Arctan(double x) const {
+    return Unary(arctan_, x, [](double a) { return std::atan(a); });
+  }
+  double Arcsin(double x) const {
+    return Unary(arcsin_, x, [](double a) { return std::asin(a); });
+  }
+  double Tan(double x) const {
+    return Unary(tan_, x, [](double a) { return std::tan(a); });
   }
   double Arctan2(double y, double x) const {
     return Binary(arctan2_, y, x,
@@ -129,7 +142,7 @@ class NumpyMath {
   }
 
   Loop exp_, log_, log1p_, cos_, sin_, cosh_, tanh_, arccos_, arccosh_,
-      arcsinh_, arctanh_, arctan2_, power_;
+      arcsinh_, arctanh_, arctan2_, power_, arctan_, arcsin_, tan_;
 };
 
 // numpy's pairwise summation (np.sum / ndarray.sum over a contiguous array,

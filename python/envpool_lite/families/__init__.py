@@ -46,6 +46,10 @@ class Family:
     #: accepted from make(), listed in errors, or shown in ``config``.
     internal_options: frozenset[str] = frozenset()
 
+    #: Options of a list type whose length is the user's (highway-env's
+    #: feature lists): not held to the length of their default.
+    free_length_options: frozenset[str] = frozenset()
+
     #: The extra of envpool_lite that installs what the family's envs need at
     #: make() (``pip install 'envpool_lite[<extra>]'``; pyproject.toml's
     #: [project.optional-dependencies] pins the versions).
