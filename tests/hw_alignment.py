@@ -53,10 +53,15 @@ def load_reference():
 
 def make_reference(task: str, config: dict | None = None, **kwargs):
     """``gymnasium.make(task, config=config)``, with the wrappers gymnasium
-    adds (its TimeLimit where highway-env registers one)."""
+    adds (its TimeLimit where highway-env registers one).
+
+    highway-env draws nothing (black frames) when SDL_VIDEODRIVER is
+    "dummy", which the classic-control and toy-text renderers set for the
+    whole process: the reference's viewer is made without it."""
     import gymnasium
 
     load_reference()
+    os.environ.pop("SDL_VIDEODRIVER", None)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return gymnasium.make(task, config=config, **kwargs)
@@ -129,13 +134,22 @@ def assert_info_equal(info, row, ref_info, what, *, at_reset=False):
         assert info[key][row] == value, f"{what}: {key} {info[key][row]!r} != {value!r}"
 
 
-def run(task: str, config: dict | None = None, *, num_envs: int = 2, steps: int = 60, seed: int = 3, policy_seed: int = 0, actions=None, **pool_kwargs):
+def assert_frames_equal(env, refs, what):
+    """render() of every env == the reference's render() (rgb_array)."""
+    frames = env.render()
+    for i, ref in enumerate(refs):
+        assert_array_equal(frames[i], ref.render(), f"{what} env {i} render()")
+
+
+def run(task: str, config: dict | None = None, *, num_envs: int = 2, steps: int = 60, seed: int = 3, policy_seed: int = 0, actions=None, render: bool = False, **pool_kwargs):
     """The pool and num_envs references side by side for ``steps`` batches;
-    returns counts of how episodes ended."""
+    returns counts of how episodes ended. With ``render``, the pictures of
+    every env after every step too."""
     highway_env = load_reference()  # noqa: F841
     kwargs = {} if config is None else {"config": config}
-    env = envpool_lite.make_gymnasium(task, num_envs=num_envs, seed=seed, **kwargs, **pool_kwargs)
-    refs = [make_reference(task, config) for _ in range(num_envs)]
+    render_kwargs = {"render_mode": "rgb_array"} if render else {}
+    env = envpool_lite.make_gymnasium(task, num_envs=num_envs, seed=seed, **kwargs, **pool_kwargs, **render_kwargs)
+    refs = [make_reference(task, config, **render_kwargs) for _ in range(num_envs)]
     rng = np.random.default_rng(policy_seed)
     stats = {"crashed": 0, "terminated": 0, "truncated": 0, "steps": 0}
     try:
@@ -144,6 +158,8 @@ def run(task: str, config: dict | None = None, *, num_envs: int = 2, steps: int 
             ref_obs, ref_info = ref.reset(seed=seed + i)
             assert_obs_equal(obs, i, ref_obs, f"{task} env {i} reset obs")
             assert_info_equal(info, i, ref_info, f"{task} env {i} reset info", at_reset=True)
+        if render:
+            assert_frames_equal(env, refs, f"{task} reset")
         needs_reset = np.zeros(num_envs, bool)
         for t in range(steps):
             act = sample_actions(env.single_action_space, rng, num_envs) if actions is None else actions(t, num_envs)
@@ -164,6 +180,8 @@ def run(task: str, config: dict | None = None, *, num_envs: int = 2, steps: int 
                 stats["crashed"] += bool(ref_info["crashed"])
                 stats["terminated"] += bool(ref_term)
                 stats["truncated"] += bool(ref_trunc) and not bool(ref_term)
+            if render:
+                assert_frames_equal(env, refs, f"{task} step {t}")
             needs_reset = term | trunc
     finally:
         env.close()

@@ -146,3 +146,27 @@ def test_bad_actions_leave_the_pool_usable():
         continuous.step(np.array([1, 0], np.int32))
     discrete.step(np.array([1, 1], np.int32))
     continuous.step(np.zeros((2, 2), np.float32))
+
+
+@pytest.mark.parametrize(
+    ("task", "config"),
+    [
+        ("highway-v0", None),
+        ("highway-fast-v0", {"observation": {"type": "LidarObservation"}, "screen_width": 333, "screen_height": 201, "scaling": 3.3, "centering_position": [0.5, 0.4]}),
+        ("highway-fast-v0", {"show_trajectories": True, "other_vehicles_type": "highway_env.vehicle.behavior.LinearVehicle", "controlled_vehicles": 2}),
+    ],
+    ids=["default", "lidar-screen", "trajectories"],
+)
+def test_render_pixel_exact(task, config):
+    """render() (rgb_array) equals highway-env's pygame-ce picture, pixel for
+    pixel, through crashes and auto-resets."""
+    stats = run(task, config, num_envs=2, steps=8, render=True)
+    assert stats["steps"] >= 8, stats
+
+
+def test_grayscale_observation_exact():
+    """GrayscaleObservation: highway-env's own rendering of the scene, made
+    gray and stacked, equal in every pixel."""
+    config = {"observation": {"type": "GrayscaleObservation", "observation_shape": (128, 64), "stack_size": 4, "weights": [0.2989, 0.5870, 0.1140], "scaling": 1.75}}
+    stats = run("highway-fast-v0", config, num_envs=2, steps=10)
+    assert stats["steps"] >= 10, stats

@@ -33,8 +33,7 @@ TASKS = {
 # The families whose tasks draw (render_mode="rgb_array").
 # Meta-World's render() is not built yet (issue 41): its pictures need
 # MuJoCo 3.3.0's renderer, which the mujoco package (3.17.0) is not.
-# highway: render() comes with its renderer (issue 42, in progress).
-NO_PICTURES = {"testing", "metaworld", "highway"}
+NO_PICTURES = {"testing", "metaworld"}
 
 
 def test_every_family_has_a_smoke_task():

@@ -25,6 +25,7 @@
 #include "envs/highway/action.h"
 #include "envs/highway/behavior.h"
 #include "envs/highway/controller.h"
+#include "envs/highway/graphics.h"
 #include "envs/highway/kinematics.h"
 #include "envs/highway/observation.h"
 #include "envs/highway/road.h"
@@ -148,6 +149,7 @@ class AbstractEnv {
   // only make() (HighwayPoolEnv::MakeSpec) reports it.
   void DefineSpaces() {
     observation_type = ObservationFactory(*this, observation_config_);
+    WireRendering(observation_type.get());
     action_type = ActionFactory(*this, action_config_);
     try {
       observation_type->Space();
@@ -202,6 +204,38 @@ class AbstractEnv {
     }
   }
 
+  // render() (rgb_array): EnvViewer(self) made at the first call, the
+  // window on the ego vehicle, the lidar's beams where the observation is a
+  // LidarObservation that has observed; height x width x 3 RGB.
+  void Render(uint8_t* rgb) {
+    if (viewer_ == nullptr) {
+      viewer_ = std::make_unique<EnvViewer>(
+          static_cast<int>(config.GetInt("screen_width")),
+          static_cast<int>(config.GetInt("screen_height")),
+          config.GetFloat("scaling"), CenteringPosition(config));
+    }
+    LidarGridView lidar;
+    const LidarGridView* lidar_view = nullptr;
+    if (auto* l = dynamic_cast<LidarObservation*>(observation_type.get());
+        l != nullptr && l->origin.has_value()) {
+      lidar = {l->angle, l->grid.data(), l->cells, l->maximum_range,
+               *l->origin};
+      lidar_view = &lidar;
+    }
+    viewer_->Display(*road, vehicle(), simulation_frequency, lidar_view);
+    viewer_->GetImage(rgb);
+  }
+
+  static Vec2 CenteringPosition(const Config& config) {
+    const NumberList& c = config.GetNumberList("centering_position");
+    if (c.size() != 2) {
+      throw std::invalid_argument(
+          "option 'centering_position' must be [x, y] (fractions of the "
+          "screen)");
+    }
+    return {c[0], c[1]};
+  }
+
   // The task's parts (_reset, _reward, _rewards, _is_terminated,
   // _is_truncated). `action` is the raw action of the step.
   virtual void ResetScene() = 0;
@@ -224,6 +258,38 @@ class AbstractEnv {
   std::unique_ptr<ActionType> action_type;
   Observation obs;  // the last observe()
 
+ private:
+  // GrayscaleObservation draws with an EnvViewer of its own (its size,
+  // scaling and centering, else the env's), centred on its observer.
+  void WireRendering(ObservationType* type) {
+    if (auto* g = dynamic_cast<GrayscaleObservation*>(type); g != nullptr) {
+      const double scaling = g->scaling.value_or(0.0) != 0.0
+                                 ? *g->scaling
+                                 : config.GetFloat("scaling");
+      Vec2 centering = CenteringPosition(config);
+      if (g->centering_position.has_value() &&
+          g->centering_position->size() == 2) {
+        centering = {(*g->centering_position)[0], (*g->centering_position)[1]};
+      }
+      auto viewer = std::make_shared<EnvViewer>(
+          static_cast<int>(g->observation_shape[0]),
+          static_cast<int>(g->observation_shape[1]), scaling, centering);
+      g->render_rgb = [this, viewer](GrayscaleObservation&, Vehicle* observer) {
+        viewer->observer_vehicle = observer;
+        viewer->Display(*road, vehicle(), simulation_frequency, nullptr);
+        return viewer->GetImage();
+      };
+    } else if (auto* m = dynamic_cast<MultiAgentObservation*>(type);
+               m != nullptr) {
+      for (auto& agent : m->agents_observation_types) {
+        WireRendering(agent.get());
+      }
+    }
+  }
+
+  std::unique_ptr<EnvViewer> viewer_;
+
+ public:
  protected:
   int64_t frequency_ratio_;  // int(simulation_frequency // policy_frequency)
   ObservationConfig observation_config_;
@@ -271,6 +337,9 @@ class HighwayPoolEnv : public Env {
       spec.info.push_back(MakeScalar<double>("rewards." + name));
     }
     spec.max_episode_steps = config.GetInt("max_episode_steps", 0, 1 << 30);
+    spec.render_height = config.GetInt("screen_height", 1, 1 << 14);
+    spec.render_width = config.GetInt("screen_width", 1, 1 << 14);
+    Task::CenteringPosition(config);
     spec.reward_float64 = true;
     return spec;
   }
@@ -302,6 +371,8 @@ class HighwayPoolEnv : public Env {
     result.truncated = out.truncated;
     return result;
   }
+
+  void Render(uint8_t* rgb) override { task_.Render(rgb); }
 
   void WriteObs(const Row& row) override {
     for (std::size_t k = 0; k < task_.obs.size(); ++k) {

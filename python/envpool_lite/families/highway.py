@@ -25,12 +25,17 @@ is ``()``.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from envpool_lite import _numpy_loops
 from envpool_lite.families import Family
 from envpool_lite.families import mujoco as mujoco_family
+
+if TYPE_CHECKING:
+    from envpool_lite.spec import EnvSpec
 
 HIGHWAY_ENV_VERSION = "1.12.1"
 
@@ -171,6 +176,23 @@ def _typed(key: str, value: Any) -> Any:
     return value
 
 
+# The goal-conditioned tasks (parking_env.py's ParkingEnv and its variants),
+# whose compute_reward the pool offers (HER relabelling calls it).
+_PARKING_IDS = frozenset({"parking-v0", "parking-ActionRepeat-v0", "parking-parked-v0", "Parking-v0", "ParkingActionRepeat-v0", "ParkingParked-v0"})
+
+
+def parking_compute_reward(reward_weights: Any) -> Callable[..., Any]:
+    """ParkingEnv.compute_reward(achieved_goal, desired_goal, info, p=0.5)
+    with the config's reward_weights: the same numpy expression, over one
+    goal or a batch of goals (the last axis is the goal)."""
+    weights = np.array(reward_weights, dtype=np.float64)
+
+    def compute_reward(achieved_goal: Any, desired_goal: Any, info: Any = None, p: float = 0.5) -> Any:
+        return -np.power(np.dot(np.abs(np.asarray(achieved_goal) - np.asarray(desired_goal)), weights), p)
+
+    return compute_reward
+
+
 class Highway(Family):
     internal_options = frozenset({"numpy_blas", "numpy_loops"})
     # The lists whose length is the user's: not held to their default's.
@@ -199,6 +221,13 @@ class Highway(Family):
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         return {**internal, "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
+
+    def methods(self, spec: EnvSpec) -> dict[str, Callable[..., Any]]:
+        """The parking tasks' compute_reward (goal-conditioned, as
+        gymnasium-robotics' tasks)."""
+        if spec.task_id not in _PARKING_IDS:
+            return {}
+        return {"compute_reward": parking_compute_reward(spec.config["reward_weights"])}
 
 
 family = Highway()
