@@ -132,6 +132,10 @@ def assert_info_equal(info, row, ref_info, what, *, at_reset=False):
     for name, value in ref_info.get("rewards", {}).items():
         key = f"rewards.{name}"
         assert info[key][row] == value, f"{what}: {key} {info[key][row]!r} != {value!r}"
+    # A task's own keys (parking's is_success; the multi-agent tasks' tuples).
+    for key, value in ref_info.items():
+        if key not in ("speed", "crashed", "action", "rewards") and key in info:
+            assert_array_equal(info[key][row], np.asarray(value, dtype=info[key].dtype), f"{what}: info[{key!r}]")
 
 
 def assert_frames_equal(env, refs, what):

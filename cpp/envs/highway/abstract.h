@@ -236,6 +236,12 @@ class AbstractEnv {
     return {c[0], c[1]};
   }
 
+  // Info fields a task adds to highway-env's speed, crashed and reward
+  // terms (its _info's own keys: parking's is_success), and their values
+  // after a reset or a step, in that order (a bool field: 0 or 1).
+  static std::vector<ArraySpec> ExtraInfoSpecs() { return {}; }
+  virtual std::vector<double> ExtraInfo() { return {}; }
+
   // The task's parts (_reset, _reward, _rewards, _is_terminated,
   // _is_truncated). `action` is the raw action of the step.
   virtual void ResetScene() = 0;
@@ -336,6 +342,9 @@ class HighwayPoolEnv : public Env {
     for (const std::string& name : Task::RewardNames()) {
       spec.info.push_back(MakeScalar<double>("rewards." + name));
     }
+    for (const ArraySpec& extra : Task::ExtraInfoSpecs()) {
+      spec.info.push_back(extra);
+    }
     spec.max_episode_steps = config.GetInt("max_episode_steps", 0, 1 << 30);
     spec.render_height = config.GetInt("screen_height", 1, 1 << 14);
     spec.render_width = config.GetInt("screen_width", 1, 1 << 14);
@@ -360,11 +369,13 @@ class HighwayPoolEnv : public Env {
   void Reset() override {
     task_.Reset();
     rewards_ = task_.Rewards(nullptr);
+    extra_ = task_.ExtraInfo();
   }
 
   StepResult Step(const void* action) override {
     auto out = task_.Step(action);
     rewards_ = task_.Rewards(action);
+    extra_ = task_.ExtraInfo();
     StepResult result;
     result.reward = out.reward;
     result.terminated = out.terminated;
@@ -405,12 +416,22 @@ class HighwayPoolEnv : public Env {
     for (std::size_t i = 0; i < rewards_.size(); ++i) {
       *row.Info<double>(static_cast<int>(2 + i)) = rewards_[i].second;
     }
+    for (std::size_t i = 0; i < extra_.size(); ++i) {
+      const int field = static_cast<int>(2 + rewards_.size() + i);
+      if (extra_specs_[i].dtype == DType::kBool) {
+        *row.Info<bool>(field) = extra_[i] != 0;
+      } else {
+        *row.Info<double>(field) = extra_[i];
+      }
+    }
   }
 
  private:
   Config config_;  // the task keeps a reference to it
   Task task_;
   std::vector<std::pair<std::string, double>> rewards_;
+  std::vector<double> extra_;
+  const std::vector<ArraySpec> extra_specs_ = Task::ExtraInfoSpecs();
 };
 
 }  // namespace envpool_lite::highway

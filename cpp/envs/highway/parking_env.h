@@ -245,6 +245,14 @@ class ParkingEnv : public AbstractEnv {
     return IsSuccess(Goal(obs, "achieved_goal"), Goal(obs, "desired_goal"));
   }
 
+  // _info's own key: is_success.
+  static std::vector<ArraySpec> ExtraInfoSpecs() {
+    return {MakeScalar<bool>("is_success")};
+  }
+  std::vector<double> ExtraInfo() override {
+    return {InfoIsSuccess() ? 1.0 : 0.0};
+  }
+
   // _is_terminated(): a crash, or the goal reached.
   bool IsTerminated() override {
     bool crashed = false;
