@@ -79,6 +79,8 @@ def sample_actions(space, rng, n):
         return rng.integers(0, int(space.n), size=n).astype(space.dtype)
     if isinstance(space, gymnasium.spaces.MultiDiscrete):
         return np.stack([rng.integers(0, space.nvec) for _ in range(n)]).astype(space.dtype)
+    if np.issubdtype(space.dtype, np.integer):  # the multi-agent tasks' discrete actions
+        return rng.integers(space.low, space.high + 1, size=(n, *space.shape)).astype(space.dtype)
     return rng.uniform(space.low, space.high, size=(n, *space.shape)).astype(space.dtype)
 
 

@@ -17,7 +17,9 @@ shallow ``dict.update``). Unlike highway-env, which ignores unknown keyword
 arguments, an unknown key is a TypeError naming it.
 
 None, where highway-env takes it, has a typed form: ``initial_lane_id`` and
-``incoming_vehicle_destination`` None are -1, ``features_range`` None is
+``incoming_vehicle_destination`` None are -1, intersection's ``destination``
+None is ``""`` (a random exit, as highway-env's ``or`` takes both),
+``features_range`` None is
 ``{}`` (computed from the road, as highway-env does), ``speed_range`` None
 is ``()``.
 """
@@ -215,6 +217,8 @@ class Highway(Family):
                 out.update(_flatten("action", "action", value, ACTION_KEYS, "MultiAgentAction", "action_config", _IGNORED_ACTION_KEYS))
             elif name in ("initial_lane_id", "incoming_vehicle_destination") and value is None:
                 out[name] = -1
+            elif name == "destination" and value is None:
+                out[name] = ""
             else:
                 out[name] = _typed(name, value)
         return out
