@@ -262,7 +262,7 @@ inline void DiscreteMetaAction::ActIndex(int64_t action) {
 inline std::vector<int64_t> DiscreteMetaAction::GetAvailableActions() {
   std::vector<int64_t> out = {ActionIndex("IDLE")};
   Vehicle* vehicle = controlled_vehicle();
-  auto* mdp = dynamic_cast<MDPVehicle*>(vehicle);
+  auto* mdp = As<MDPVehicle>(vehicle);
   const RoadNetwork& network = *vehicle->road->network;
   for (const LaneIndex& l_index : network.SideLanes(vehicle->lane_index)) {
     if (l_index.id < vehicle->lane_index.id &&

@@ -29,6 +29,7 @@ namespace envpool_lite::highway {
 // class IDMVehicle(ControlledVehicle)
 class IDMVehicle : public ControlledVehicle {
  public:
+  static constexpr uint32_t kKind = kIDMVehicle;
   // Longitudinal policy parameters
   double ACC_MAX = 6.0;                // [m/s2]
   double COMFORT_ACC_MAX = 3.0;        // [m/s2]
@@ -59,6 +60,7 @@ class IDMVehicle : public ControlledVehicle {
       : ControlledVehicle(road, position, heading, speed,
                           std::move(target_lane_index), target_speed,
                           std::move(route)) {
+    kinds |= kKind;
     this->enable_lane_change = enable_lane_change;
     // `timer or (np.sum(self.position) * np.pi) % self.LANE_CHANGE_DELAY`
     // (np.float64 %: Python's float modulo)
@@ -105,7 +107,7 @@ class IDMVehicle : public ControlledVehicle {
   template <class V = IDMVehicle>
   static std::shared_ptr<V> CreateFrom(const ControlledVehicle& vehicle) {
     std::optional<double> timer;
-    if (const auto* idm = dynamic_cast<const IDMVehicle*>(&vehicle)) {
+    if (const auto* idm = As<IDMVehicle>(&vehicle)) {
       timer = idm->timer;
     }
     return std::make_shared<V>(vehicle.road, vehicle.position, vehicle.heading,
@@ -136,13 +138,12 @@ class IDMVehicle : public ControlledVehicle {
   virtual double Acceleration(const RoadObject* ego_vehicle,
                               const RoadObject* front_vehicle = nullptr,
                               const RoadObject* rear_vehicle = nullptr) const {
-    if (ego_vehicle == nullptr ||
-        dynamic_cast<const Vehicle*>(ego_vehicle) == nullptr) {
+    if (ego_vehicle == nullptr || As<Vehicle>(ego_vehicle) == nullptr) {
       return 0;
     }
     // getattr(ego_vehicle, "target_speed", 0)
     double ego_target_speed = 0;
-    if (const auto* cv = dynamic_cast<const ControlledVehicle*>(ego_vehicle)) {
+    if (const auto* cv = As<ControlledVehicle>(ego_vehicle)) {
       ego_target_speed = cv->target_speed;
     }
     if (ego_vehicle->lane != nullptr) {
@@ -194,7 +195,7 @@ class IDMVehicle : public ControlledVehicle {
         for (size_t i = 0; i < road->vehicles.size(); ++i) {
           const std::shared_ptr<RoadObject> v = road->vehicles[i];
           if (v.get() == this || v->lane_index == target_lane_index) continue;
-          const auto* cv = dynamic_cast<const ControlledVehicle*>(v.get());
+          const auto* cv = As<ControlledVehicle>(v.get());
           if (cv == nullptr || cv->target_lane_index != target_lane_index) {
             continue;
           }
@@ -328,6 +329,7 @@ class IDMVehicle : public ControlledVehicle {
 // linear in their parameters.
 class LinearVehicle : public IDMVehicle {
  public:
+  static constexpr uint32_t kKind = kLinearVehicle;
   std::array<double, 3> ACCELERATION_PARAMETERS = {0.3, 0.3, 2.0};
   // [ControlledVehicle.KP_HEADING,
   //  ControlledVehicle.KP_HEADING * ControlledVehicle.KP_LATERAL]
@@ -358,6 +360,7 @@ class LinearVehicle : public IDMVehicle {
                 std::optional<double> timer = std::nullopt)
       : IDMVehicle(road, position, heading, speed, std::move(target_lane_index),
                    target_speed, std::move(route), enable_lane_change, timer) {
+    kinds |= kKind;
     TIME_WANTED = 2.5;
     collecting_data = true;
   }
@@ -438,8 +441,7 @@ class LinearVehicle : public IDMVehicle {
     if (ego_vehicle != nullptr) {
       // getattr(ego_vehicle, "target_speed", ego_vehicle.speed)
       double ego_target_speed = ego_vehicle->speed;
-      if (const auto* cv =
-              dynamic_cast<const ControlledVehicle*>(ego_vehicle)) {
+      if (const auto* cv = As<ControlledVehicle>(ego_vehicle)) {
         ego_target_speed = cv->target_speed;
       }
       vt = ego_target_speed - ego_vehicle->speed;
@@ -479,6 +481,7 @@ class LinearVehicle : public IDMVehicle {
 // class AggressiveVehicle(LinearVehicle)
 class AggressiveVehicle : public LinearVehicle {
  public:
+  static constexpr uint32_t kKind = kAggressiveVehicle;
   double MERGE_ACC_GAIN = 0.8;
   double MERGE_VEL_RATIO = 0.75;
   double MERGE_TARGET_VEL = 30;
@@ -492,6 +495,7 @@ class AggressiveVehicle : public LinearVehicle {
       : LinearVehicle(road, position, heading, speed,
                       std::move(target_lane_index), target_speed,
                       std::move(route), enable_lane_change, timer) {
+    kinds |= kKind;
     LANE_CHANGE_MIN_ACC_GAIN = 1.0;  // [m/s2]
     ACCELERATION_PARAMETERS = {
         MERGE_ACC_GAIN / ((1 - MERGE_VEL_RATIO) * MERGE_TARGET_VEL),
@@ -534,6 +538,7 @@ class AggressiveVehicle : public LinearVehicle {
 // class DefensiveVehicle(LinearVehicle)
 class DefensiveVehicle : public LinearVehicle {
  public:
+  static constexpr uint32_t kKind = kDefensiveVehicle;
   double MERGE_ACC_GAIN = 1.2;
   double MERGE_VEL_RATIO = 0.75;
   double MERGE_TARGET_VEL = 30;
@@ -547,6 +552,7 @@ class DefensiveVehicle : public LinearVehicle {
       : LinearVehicle(road, position, heading, speed,
                       std::move(target_lane_index), target_speed,
                       std::move(route), enable_lane_change, timer) {
+    kinds |= kKind;
     LANE_CHANGE_MIN_ACC_GAIN = 1.0;  // [m/s2]
     ACCELERATION_PARAMETERS = {
         MERGE_ACC_GAIN / ((1 - MERGE_VEL_RATIO) * MERGE_TARGET_VEL),

@@ -27,6 +27,7 @@ namespace envpool_lite::highway {
 // class ControlledVehicle(Vehicle)
 class ControlledVehicle : public Vehicle {
  public:
+  static constexpr uint32_t kKind = kControlledVehicle;
   // Characteristic times [s] and gains (class attributes, per instance).
   double TAU_ACC = 0.6;
   double TAU_HEADING = 0.2;
@@ -50,6 +51,7 @@ class ControlledVehicle : public Vehicle {
                     std::optional<double> target_speed = std::nullopt,
                     Route route = {})
       : Vehicle(road, position, heading, speed) {
+    kinds |= kKind;
     // `target_lane_index or self.lane_index`
     this->target_lane_index =
         target_lane_index.has_value() && !target_lane_index->IsNone()
@@ -257,6 +259,7 @@ class ControlledVehicle : public Vehicle {
 // class MDPVehicle(ControlledVehicle): a discrete range of target speeds.
 class MDPVehicle : public ControlledVehicle {
  public:
+  static constexpr uint32_t kKind = kMDPVehicle;
   // np.linspace(20, 30, 3)
   std::vector<double> DEFAULT_TARGET_SPEEDS = {20.0, 25.0, 30.0};
 
@@ -274,6 +277,7 @@ class MDPVehicle : public ControlledVehicle {
       : ControlledVehicle(road, position, heading, speed,
                           std::move(target_lane_index), target_speed,
                           std::move(route)) {
+    kinds |= kKind;
     this->target_speeds =
         target_speeds.has_value() ? *target_speeds : DEFAULT_TARGET_SPEEDS;
     speed_index = SpeedToIndex(this->target_speed);
@@ -360,7 +364,7 @@ class MDPVehicle : public ControlledVehicle {
   // get_speed_index(vehicle) (classmethod): vehicle.speed_index if it has
   // one, else speed_to_index_default(vehicle.speed).
   static int64_t GetSpeedIndex(const Vehicle& vehicle) {
-    if (const auto* mdp = dynamic_cast<const MDPVehicle*>(&vehicle)) {
+    if (const auto* mdp = As<MDPVehicle>(&vehicle)) {
       return mdp->speed_index;
     }
     return SpeedToIndexDefault(vehicle.speed);

@@ -50,6 +50,7 @@ inline State6 Rk4(const std::function<State6(double, const State6&)>& func,
 // class BicycleVehicle(Vehicle)
 class BicycleVehicle : public Vehicle {
  public:
+  static constexpr uint32_t kKind = kBicycleVehicle;
   using Mat2x2 = std::array<std::array<double, 2>, 2>;
   using Col2 = std::array<double, 2>;
 
@@ -73,6 +74,7 @@ class BicycleVehicle : public Vehicle {
   BicycleVehicle(Road* road, const Vec2& position, double heading = 0,
                  double speed = 0)
       : Vehicle(road, position, heading, speed) {
+    kinds |= kKind;
     lateral_speed = 0;
     yaw_rate = 0;
     theta = std::nullopt;

@@ -183,7 +183,7 @@ class ExitEnv : public HighwayEnv {
  protected:
   LaneIndex ExitLaneIndex() const {
     Vehicle* v = vehicle();
-    if (auto* c = dynamic_cast<ControlledVehicle*>(v)) {
+    if (auto* c = As<ControlledVehicle>(v)) {
       return c->target_lane_index;
     }
     return v->lane_index;

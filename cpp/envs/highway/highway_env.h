@@ -129,7 +129,7 @@ class HighwayEnv : public AbstractEnv {
     Vehicle* v = vehicle();
     const std::vector<LaneIndex> neighbours =
         road->network->AllSideLanes(v->lane_index);
-    auto* controlled = dynamic_cast<ControlledVehicle*>(v);
+    auto* controlled = As<ControlledVehicle>(v);
     const int64_t lane = controlled != nullptr
                              ? controlled->target_lane_index.id
                              : v->lane_index.id;

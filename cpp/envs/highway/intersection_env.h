@@ -242,9 +242,9 @@ class IntersectionEnv : public AbstractEnv {
       // try: plan_route_to, speed_index, target_speed; except
       // AttributeError (a Vehicle or BicycleVehicle has none of them).
       if (auto* controlled =
-              dynamic_cast<ControlledVehicle*>(ego_vehicle.get())) {
+              As<ControlledVehicle>(ego_vehicle.get())) {
         controlled->PlanRouteTo(destination);
-        if (auto* mdp = dynamic_cast<MDPVehicle*>(controlled)) {
+        if (auto* mdp = As<MDPVehicle>(controlled)) {
           mdp->speed_index = mdp->SpeedToIndex(ego_lane->speed_limit);
           mdp->target_speed = mdp->IndexToSpeed(mdp->speed_index);
         }

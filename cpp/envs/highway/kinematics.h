@@ -45,6 +45,7 @@ struct VehicleAction {
 // class Vehicle(RoadObject)
 class Vehicle : public RoadObject {
  public:
+  static constexpr uint32_t kKind = kVehicle;
   // Class attributes (per instance, see CONVENTIONS.md). LENGTH = 5.0 and
   // WIDTH = 2.0 are RoadObject's members, set by the constructor.
   std::array<double, 2> DEFAULT_INITIAL_SPEEDS = {23, 25};  // [m/s]
@@ -70,6 +71,7 @@ class Vehicle : public RoadObject {
       : RoadObject(road, position, heading, speed, /*LENGTH=*/5.0,
                    /*WIDTH=*/2.0),
         prediction_type(std::move(predition_type)) {
+    kinds |= kKind;
     action = VehicleAction{};
     crashed = false;
     impact = std::nullopt;

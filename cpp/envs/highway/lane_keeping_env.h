@@ -215,7 +215,7 @@ class LaneKeepingEnv : public AbstractEnv {
   static AttributesObservation::Value Zeros() { return {{4, 1}, {0, 0, 0, 0}}; }
 
   BicycleVehicle* Bicycle() const {
-    auto* bicycle = dynamic_cast<BicycleVehicle*>(vehicle());
+    auto* bicycle = As<BicycleVehicle>(vehicle());
     if (bicycle == nullptr) {
       throw std::invalid_argument(
           "lane-keeping: the vehicle has no state (its action type must be a "

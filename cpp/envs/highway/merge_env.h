@@ -108,9 +108,9 @@ class MergeEnv : public AbstractEnv {
     double merging = 0;
     const LaneIndex merging_lane{"b", "c", 2};
     for (const auto& object : road->vehicles) {
-      auto* other = dynamic_cast<Vehicle*>(object.get());
+      auto* other = As<Vehicle>(object.get());
       if (other == nullptr || other->lane_index != merging_lane) continue;
-      auto* controlled = dynamic_cast<ControlledVehicle*>(other);
+      auto* controlled = As<ControlledVehicle>(other);
       if (controlled == nullptr) continue;
       merging += (controlled->target_speed - controlled->speed) /
                  controlled->target_speed;

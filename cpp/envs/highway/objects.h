@@ -11,11 +11,13 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "envs/highway/lane.h"
@@ -87,6 +89,24 @@ struct ObjectDict {
 // class RoadObject: common interface for objects on the road (rectangles).
 class RoadObject {
  public:
+  // The classes this object is an instance of, a bit each: what Python's
+  // isinstance() asks, answered by As<T>() below without dynamic_cast
+  // (whose type_info name comparisons were half of a highway-v0 step).
+  // Each class's constructor adds its kKind.
+  enum Kind : uint32_t {
+    kObstacle = 1u << 0,
+    kLandmark = 1u << 1,
+    kVehicle = 1u << 2,
+    kControlledVehicle = 1u << 3,
+    kMDPVehicle = 1u << 4,
+    kIDMVehicle = 1u << 5,
+    kLinearVehicle = 1u << 6,
+    kAggressiveVehicle = 1u << 7,
+    kDefensiveVehicle = 1u << 8,
+    kBicycleVehicle = 1u << 9,
+  };
+  uint32_t kinds = 0;
+
   // Class attributes (per instance, see CONVENTIONS.md).
   double LENGTH = 2;  // Object length [m]
   double WIDTH = 2;   // Object width [m]
@@ -112,6 +132,13 @@ class RoadObject {
   // np.zeros(2) for a RoadObject; Vehicle.__init__ sets it to None.
   std::optional<Vec2> impact;
 
+ private:
+  // Direction()'s last heading and value.
+  mutable bool direction_known_ = false;
+  mutable double direction_heading_ = 0;
+  mutable Vec2 direction_{0.0, 0.0};
+
+ public:
   // RoadObject(road, position, heading=0, speed=0). Defined in road.h.
   //
   // NOTE for subclasses that override LENGTH / WIDTH (Vehicle: 5.0, 2.0):
@@ -157,8 +184,13 @@ class RoadObject {
   // self.velocity * dt, other.velocity * dt).
   virtual PolygonCollision IsColliding(const RoadObject& other,
                                        double dt) const {
-    if (Norm(other.position - position) >
-        (diagonal + other.diagonal) / 2 + speed * dt) {
+    // The rounded norm is never below either coordinate's magnitude
+    // (sqrt(fl(x * x)) == |x|, and the sum of squares only grows), so a
+    // coordinate gap larger than the limit answers without the norm.
+    const Vec2 gap = other.position - position;
+    const double limit = (diagonal + other.diagonal) / 2 + speed * dt;
+    if (std::abs(gap[0]) > limit || std::abs(gap[1]) > limit ||
+        Norm(gap) > limit) {
       return PolygonCollision{false, false, Vec2{0.0, 0.0}};
     }
     return ArePolygonsIntersecting(Polygon(), other.Polygon(), Velocity() * dt,
@@ -190,8 +222,16 @@ class RoadObject {
   }
 
   // property direction: [np.cos(heading), np.sin(heading)].
+  // (Kept for the heading it was computed from: the same values, computed
+  // once per heading.)
   virtual Vec2 Direction() const {
-    return {Np().Cos(heading), Np().Sin(heading)};
+    if (!direction_known_ ||
+        std::memcmp(&direction_heading_, &heading, sizeof(double)) != 0) {
+      direction_ = {Np().Cos(heading), Np().Sin(heading)};
+      direction_heading_ = heading;
+      direction_known_ = true;
+    }
+    return direction_;
   }
 
   // property velocity: speed * direction.
@@ -230,12 +270,23 @@ class RoadObject {
   }
 };
 
+// isinstance(p, T): p as a T*, or nullptr (T any class of the Kind list;
+// `p` any RoadObject pointer, const or not).
+template <typename T, typename U>
+auto As(U* p) -> std::conditional_t<std::is_const_v<U>, const T*, T*> {
+  using Out = std::conditional_t<std::is_const_v<U>, const T*, T*>;
+  return p != nullptr && (p->kinds & T::kKind) != 0 ? static_cast<Out>(p)
+                                                    : nullptr;
+}
+
 // class Obstacle(RoadObject): obstacles on the road.
 class Obstacle : public RoadObject {
  public:
+  static constexpr uint32_t kKind = kObstacle;
   Obstacle(Road* road, const Vec2& position, double heading = 0,
            double speed = 0)
       : RoadObject(road, position, heading, speed) {
+    kinds |= kKind;
     solid = true;
   }
 };
@@ -243,9 +294,11 @@ class Obstacle : public RoadObject {
 // class Landmark(RoadObject): areas of the road that must be reached.
 class Landmark : public RoadObject {
  public:
+  static constexpr uint32_t kKind = kLandmark;
   Landmark(Road* road, const Vec2& position, double heading = 0,
            double speed = 0)
       : RoadObject(road, position, heading, speed) {
+    kinds |= kKind;
     solid = false;
   }
 };
@@ -259,9 +312,9 @@ inline void RoadObject::HandleCollisions(RoadObject& other, double dt) {
   if (c.will_intersect) {
     if (solid && other.solid) {
       const Vec2 transition = c.translation.value_or(Vec2{0.0, 0.0});
-      if (dynamic_cast<Obstacle*>(&other) != nullptr) {
+      if (As<Obstacle>(&other) != nullptr) {
         impact = transition;
-      } else if (dynamic_cast<Obstacle*>(this) != nullptr) {
+      } else if (As<Obstacle>(this) != nullptr) {
         other.impact = transition;
       } else {
         impact = transition / 2;

@@ -97,7 +97,7 @@ inline ObsArray Zeros(std::vector<int64_t> shape,
 // ObjectDict leaves NaN): a column missing from every record is a KeyError.
 inline std::vector<std::pair<std::string, double>> Record(
     const RoadObject& object, const ObjectDict& d) {
-  const bool vehicle = dynamic_cast<const Vehicle*>(&object) != nullptr;
+  const bool vehicle = As<Vehicle>(&object) != nullptr;
   std::vector<std::pair<std::string, double>> record;
   for (const char* key : ObjectDict::kFeatures) {
     const std::string k = key;
@@ -166,7 +166,7 @@ struct TtcGrid {
 inline TtcGrid ComputeTtcGrid(AbstractEnv& env, double time_quantization,
                               double horizon, Vehicle* vehicle = nullptr) {
   if (vehicle == nullptr) vehicle = env.vehicle();
-  auto* mdp = dynamic_cast<MDPVehicle*>(vehicle);
+  auto* mdp = As<MDPVehicle>(vehicle);
   if (mdp == nullptr) {
     throw std::invalid_argument(
         "TimeToCollision observation: the observer must be an MDPVehicle");
@@ -256,7 +256,7 @@ inline Observation TimeToCollisionObservation::Observe() {
     int64_t repeats = (v == 0 || v == V - 1) ? 1 + V : 1;
     for (int64_t k = 0; k < repeats; ++k) rows.push_back(v);
   }
-  auto* mdp = dynamic_cast<MDPVehicle*>(observer);
+  auto* mdp = As<MDPVehicle>(observer);
   const int64_t obs_speeds = 3;
   int64_t v0 = V + mdp->speed_index - obs_speeds / 2;
   int64_t vf = V + mdp->speed_index + obs_speeds / 2;

@@ -74,7 +74,7 @@ class RegulatedRoad : public Road {
       if (static_cast<double>(state->yield_timer) >=
           YIELD_DURATION * static_cast<double>(REGULATION_FREQUENCY)) {
         // Only ControlledVehicles are ever made to yield.
-        auto* cv = dynamic_cast<ControlledVehicle*>(v.get());
+        auto* cv = As<ControlledVehicle>(v.get());
         cv->target_speed = cv->lane->speed_limit;
         state->is_yielding = false;
       } else {
@@ -90,9 +90,9 @@ class RegulatedRoad : public Road {
                                *AsVehicle(vehicles[j]))) {
           const std::shared_ptr<RoadObject>& yielding_vehicle =
               RespectPriorities(vehicles[i], vehicles[j]);
-          auto* cv = dynamic_cast<ControlledVehicle*>(yielding_vehicle.get());
+          auto* cv = As<ControlledVehicle>(yielding_vehicle.get());
           if (yielding_vehicle != nullptr && cv != nullptr &&
-              dynamic_cast<MDPVehicle*>(yielding_vehicle.get()) == nullptr) {
+              As<MDPVehicle>(yielding_vehicle.get()) == nullptr) {
             cv->target_speed = 0;
             YieldState& state = GetYieldState(yielding_vehicle);
             state.is_yielding = true;
@@ -157,7 +157,7 @@ class RegulatedRoad : public Road {
   }
 
   static Vehicle* AsVehicle(const std::shared_ptr<RoadObject>& v) {
-    auto* vehicle = dynamic_cast<Vehicle*>(v.get());
+    auto* vehicle = As<Vehicle>(v.get());
     if (vehicle == nullptr) {
       throw std::invalid_argument(
           "RegulatedRoad: a road vehicle is no Vehicle");

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -568,10 +569,16 @@ class Road {
 
   // act(): decide the actions of each vehicle (vehicle.act()).
   virtual void Act() {
+    // The objects stand still while they act (act() only chooses actions),
+    // so each one's place on a lane is computed once per act() (LaneViews).
+    acting_ = true;
+    lane_views_.clear();
     for (size_t i = 0; i < vehicles.size(); ++i) {
       const std::shared_ptr<RoadObject> vehicle = vehicles[i];
       vehicle->Act();
     }
+    acting_ = false;
+    lane_views_.clear();
   }
 
   // step(dt): step each vehicle, then check the collisions of each vehicle
@@ -583,9 +590,11 @@ class Road {
     }
     for (size_t i = 0; i < vehicles.size(); ++i) {
       const std::shared_ptr<RoadObject> vehicle = vehicles[i];
-      const std::vector<std::shared_ptr<RoadObject>> others(
-          vehicles.begin() + i + 1, vehicles.end());
-      for (const auto& other : others) vehicle->HandleCollisions(*other, dt);
+      // for other in self.vehicles[i + 1:] (nothing adds or removes
+      // vehicles meanwhile)
+      for (size_t j = i + 1; j < vehicles.size(); ++j) {
+        vehicle->HandleCollisions(*vehicles[j], dt);
+      }
       for (size_t j = 0; j < objects.size(); ++j) {
         const std::shared_ptr<RoadObject> other = objects[j];
         vehicle->HandleCollisions(*other, dt);
@@ -645,31 +654,71 @@ class Road {
     }
 
     // for v in self.vehicles + self.objects
-    std::vector<std::shared_ptr<RoadObject>> all = vehicles;
-    all.insert(all.end(), objects.begin(), objects.end());
-    for (const auto& v : all) {
-      if (v.get() == vehicle || dynamic_cast<const Landmark*>(v.get())) {
-        continue;
+    std::vector<const std::vector<LaneView>*> views(lanes_offsets.size(),
+                                                    nullptr);
+    if (acting_) {
+      for (std::size_t j = 0; j < lanes_offsets.size(); ++j) {
+        views[j] = &LaneViews(lanes_offsets[j].first);
       }
-      for (const auto& [search_lane, offset] : lanes_offsets) {
-        const Vec2 c = search_lane->LocalCoordinates(v->position);
-        double s_v = c[0];
-        const double lat_v = c[1];
-        if (!search_lane->OnLane(v->position, s_v, lat_v, 1)) continue;
-        s_v += offset;
-        if (s <= s_v && (!s_front.has_value() || s_v <= *s_front)) {
-          s_front = s_v;
-          v_front = v;
+    }
+    std::size_t k = 0;
+    for (const auto* list : {&vehicles, &objects}) {
+      for (const auto& v : *list) {
+        const std::size_t index = k++;
+        if (v.get() == vehicle || As<Landmark>(v.get())) {
+          continue;
         }
-        if (s_v < s && (!s_rear.has_value() || s_v > *s_rear)) {
-          s_rear = s_v;
-          v_rear = v;
+        for (std::size_t j = 0; j < lanes_offsets.size(); ++j) {
+          const auto& [search_lane, offset] = lanes_offsets[j];
+          const LaneView view = views[j] != nullptr ? (*views[j])[index]
+                                                    : ViewOn(search_lane, *v);
+          if (!view.on_lane) continue;
+          double s_v = view.longitudinal;
+          s_v += offset;
+          if (s <= s_v && (!s_front.has_value() || s_v <= *s_front)) {
+            s_front = s_v;
+            v_front = v;
+          }
+          if (s_v < s && (!s_rear.has_value() || s_v > *s_rear)) {
+            s_rear = s_v;
+            v_rear = v;
+          }
+          break;  // matched on this lane, no need to check others
         }
-        break;  // matched on this lane, no need to check others
       }
     }
     return {v_front, v_rear};
   }
+
+ private:
+  // An object's place on a lane, as the neighbour search reads it:
+  // local_coordinates(position) and on_lane(position, s, lat, margin=1).
+  struct LaneView {
+    double longitudinal;
+    bool on_lane;
+  };
+  static LaneView ViewOn(const AbstractLane* lane, const RoadObject& v) {
+    const Vec2 c = lane->LocalCoordinates(v.position);
+    return {c[0], lane->OnLane(v.position, c[0], c[1], 1)};
+  }
+  // During Act(): every object's view on `lane` (vehicles, then objects),
+  // computed at the first search of the lane.
+  const std::vector<LaneView>& LaneViews(const AbstractLane* lane) const {
+    for (const auto& [l, views] : lane_views_) {
+      if (l == lane) return views;
+    }
+    std::vector<LaneView> views;
+    views.reserve(vehicles.size() + objects.size());
+    for (const auto* list : {&vehicles, &objects}) {
+      for (const auto& v : *list) views.push_back(ViewOn(lane, *v));
+    }
+    lane_views_.emplace_back(lane, std::move(views));
+    return lane_views_.back().second;
+  }
+  bool acting_ = false;
+  // A deque: the views of one lane stay put while others are added.
+  mutable std::deque<std::pair<const AbstractLane*, std::vector<LaneView>>>
+      lane_views_;
 };
 
 // RoadObject.__init__(road, position, heading=0, speed=0)

@@ -38,7 +38,7 @@ inline std::shared_ptr<Road> MakeRoad(std::shared_ptr<RoadNetwork> net,
 
 // `try: vehicle.plan_route_to(destination) except AttributeError: pass`
 inline void TryPlanRouteTo(Vehicle* vehicle, const std::string& destination) {
-  if (auto* c = dynamic_cast<ControlledVehicle*>(vehicle)) {
+  if (auto* c = As<ControlledVehicle>(vehicle)) {
     c->PlanRouteTo(destination);
   }
 }

@@ -61,7 +61,7 @@ class TwoWayEnv : public AbstractEnv {
   // its speed_index and target_speeds: AttributeError otherwise).
   std::vector<std::pair<std::string, double>> Rewards(
       const void* action) override {
-    auto* v = dynamic_cast<MDPVehicle*>(vehicle());
+    auto* v = As<MDPVehicle>(vehicle());
     if (v == nullptr) {
       throw std::invalid_argument(
           "two-way-v0: the ego vehicle has no speed_index (AttributeError in "
