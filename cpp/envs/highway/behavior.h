@@ -468,7 +468,7 @@ class LinearVehicle : public IDMVehicle {
   // steering_features(target_lane_index)
   std::array<double, 2> SteeringFeatures(
       const LaneIndex& target_lane_index) const {
-    const std::shared_ptr<AbstractLane> lane =
+    const std::shared_ptr<AbstractLane>& lane =
         road->network->GetLane(target_lane_index);
     const Vec2 lane_coords = lane->LocalCoordinates(position);
     const double lane_next_coords = lane_coords[0] + speed * TAU_PURSUIT;

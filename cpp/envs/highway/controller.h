@@ -166,7 +166,7 @@ class ControlledVehicle : public Vehicle {
   // steering_control(target_lane_index): a steering wheel angle [rad] that
   // follows the center of the lane.
   virtual double SteeringControl(const LaneIndex& target_lane_index) {
-    const std::shared_ptr<AbstractLane> target_lane =
+    const std::shared_ptr<AbstractLane>& target_lane =
         road->network->GetLane(target_lane_index);
     const Vec2 lane_coords = target_lane->LocalCoordinates(position);
     const double lane_next_coords = lane_coords[0] + speed * TAU_PURSUIT;

@@ -229,7 +229,7 @@ class IntersectionEnv : public AbstractEnv {
     controlled_vehicles.clear();
     for (int64_t ego_id = 0; ego_id < controlled_vehicles_count_; ++ego_id) {
       const std::string k = std::to_string(ego_id % 4);
-      const std::shared_ptr<AbstractLane> ego_lane =
+      const std::shared_ptr<AbstractLane>& ego_lane =
           road->network->GetLane({"o" + k, "ir" + k, 0});
       const std::string destination =
           !destination_.empty()
@@ -241,8 +241,7 @@ class IntersectionEnv : public AbstractEnv {
                             ego_lane->HeadingAt(60.0), ego_lane->speed_limit);
       // try: plan_route_to, speed_index, target_speed; except
       // AttributeError (a Vehicle or BicycleVehicle has none of them).
-      if (auto* controlled =
-              As<ControlledVehicle>(ego_vehicle.get())) {
+      if (auto* controlled = As<ControlledVehicle>(ego_vehicle.get())) {
         controlled->PlanRouteTo(destination);
         if (auto* mdp = As<MDPVehicle>(controlled)) {
           mdp->speed_index = mdp->SpeedToIndex(ego_lane->speed_limit);

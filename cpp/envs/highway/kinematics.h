@@ -218,7 +218,7 @@ class Vehicle : public RoadObject {
     if (route != nullptr && !route->empty()) {
       LaneIndex last_lane_index = route->back();
       if (!last_lane_index.HasId()) last_lane_index.id = 0;
-      const std::shared_ptr<AbstractLane> last_lane =
+      const std::shared_ptr<AbstractLane>& last_lane =
           road->network->GetLane(last_lane_index);
       return last_lane->Position(last_lane->length, 0);
     }
@@ -333,7 +333,7 @@ std::shared_ptr<V> Vehicle::CreateRandom(Road& road,
   }
   const int64_t n_lanes = static_cast<int64_t>(graph.at(from).at(to).size());
   const int64_t id = lane_id.has_value() ? *lane_id : np_random.Choice(n_lanes);
-  const std::shared_ptr<AbstractLane> lane =
+  const std::shared_ptr<AbstractLane>& lane =
       road.network->GetLane(LaneIndex{from, to, id});
   double v_speed;
   if (!speed.has_value()) {

@@ -168,7 +168,7 @@ class LaneKeepingEnv : public AbstractEnv {
 
   // _make_vehicles(): the ego vehicle on the straight lane.
   void MakeVehicles() {
-    const std::shared_ptr<AbstractLane> cd =
+    const std::shared_ptr<AbstractLane>& cd =
         road->network->GetLane({"c", "d", 0});
     std::shared_ptr<Vehicle> ego_vehicle =
         action_type->Make(*road, cd->Position(50, -4), cd->HeadingAt(0), 8.3);

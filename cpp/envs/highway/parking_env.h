@@ -145,7 +145,7 @@ class ParkingEnv : public AbstractEnv {
     // Goal
     for (const auto& vehicle : controlled_vehicles) {
       const LaneIndex lane_index = Choice(empty_spots);
-      const std::shared_ptr<AbstractLane> lane =
+      const std::shared_ptr<AbstractLane>& lane =
           road->network->GetLane(lane_index);
       const auto* straight = dynamic_cast<const StraightLane*>(lane.get());
       vehicle->goal = std::make_shared<Landmark>(

@@ -110,7 +110,8 @@ class RoadNetwork {
 
   // get_lane(index): the lane (from, to, id); a None id is 0 when the road
   // has one lane (else Python fails: std::invalid_argument here).
-  std::shared_ptr<AbstractLane> GetLane(const LaneIndex& index) const {
+  // (A reference into the graph: lanes are only ever added.)
+  const std::shared_ptr<AbstractLane>& GetLane(const LaneIndex& index) const {
     const LaneList& lanes = graph.at(index.from).at(index.to);
     int64_t id = index.id;
     if (!index.HasId()) {
@@ -614,10 +615,12 @@ class Road {
                                 ? *lane_index
                                 : vehicle->lane_index;
     if (index.IsNone()) return {nullptr, nullptr};
-    const std::shared_ptr<AbstractLane> lane = network->GetLane(index);
+    const std::shared_ptr<AbstractLane>& lane = network->GetLane(index);
     const double s = lane->LocalCoordinates(vehicle->position)[0];
     std::optional<double> s_front, s_rear;
-    std::shared_ptr<RoadObject> v_front, v_rear;
+    // The best so far, as pointers into the lists (copied once, at the end).
+    const std::shared_ptr<RoadObject>* v_front = nullptr;
+    const std::shared_ptr<RoadObject>* v_rear = nullptr;
 
     std::vector<std::pair<const AbstractLane*, double>> lanes_offsets = {
         {lane.get(), 0.0}};
@@ -677,17 +680,18 @@ class Road {
           s_v += offset;
           if (s <= s_v && (!s_front.has_value() || s_v <= *s_front)) {
             s_front = s_v;
-            v_front = v;
+            v_front = &v;
           }
           if (s_v < s && (!s_rear.has_value() || s_v > *s_rear)) {
             s_rear = s_v;
-            v_rear = v;
+            v_rear = &v;
           }
           break;  // matched on this lane, no need to check others
         }
       }
     }
-    return {v_front, v_rear};
+    return {v_front != nullptr ? *v_front : nullptr,
+            v_rear != nullptr ? *v_rear : nullptr};
   }
 
  private:
@@ -753,7 +757,8 @@ std::shared_ptr<T> RoadObject::MakeOnLane(Road* road,
                                           const LaneIndex& lane_index,
                                           double longitudinal,
                                           std::optional<double> speed) {
-  const std::shared_ptr<AbstractLane> lane = road->network->GetLane(lane_index);
+  const std::shared_ptr<AbstractLane>& lane =
+      road->network->GetLane(lane_index);
   const double v = speed.has_value() ? *speed : lane->speed_limit;
   return std::make_shared<T>(road, lane->Position(longitudinal, 0),
                              lane->HeadingAt(longitudinal), v);

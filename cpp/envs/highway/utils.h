@@ -168,6 +168,61 @@ inline Dot2Form& Dot2FormStorage() {
   static Dot2Form form = Dot2Form::kPlain;  // NumpyBlas's plain loop
   return form;
 }
+
+// The same for the two-term sums of a 2x2 matrix product (dgemv's m @ v,
+// dgemm's rotation of a polygon's points): x0 * y0 + x1 * y1 computed plain,
+// or with one product fused into the other's sum, either way round.
+enum class Sum2Form { kLibrary, kPlain, kFusedLast, kFusedFirst };
+inline double Sum2(Sum2Form form, double x0, double y0, double x1, double y1) {
+  switch (form) {
+    case Sum2Form::kPlain:
+      return x0 * y0 + x1 * y1;
+    case Sum2Form::kFusedLast:
+      return std::fma(x1, y1, x0 * y0);
+    default:
+      return std::fma(x0, y0, x1 * y1);
+  }
+}
+struct Sum2Forms {
+  Sum2Form matvec = Sum2Form::kPlain;  // NumpyBlas's plain loops
+  Sum2Form points = Sum2Form::kPlain;
+};
+inline Sum2Forms& Sum2FormsStorage() {
+  static Sum2Forms forms;
+  return forms;
+}
+// The one candidate form that equals `library` (which fills n outputs from
+// the 4 + 2 * rows inputs) on every probe, or kLibrary.
+template <typename Library, typename Candidate>
+inline Sum2Form Sum2FormOf(Library library, Candidate candidate) {
+  uint64_t state = 0x2545f4914f6cdd1dULL;
+  auto value = [&state]() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    const double mantissa = static_cast<double>(z >> 11) * 0x1.0p-53 + 0.5;
+    const int exponent = static_cast<int>((z >> 6) % 60) - 30;
+    return ((z & 1) ? -1.0 : 1.0) * std::ldexp(mantissa, exponent);
+  };
+  bool ok[3] = {true, true, true};
+  const Sum2Form forms[3] = {Sum2Form::kPlain, Sum2Form::kFusedLast,
+                             Sum2Form::kFusedFirst};
+  for (int probe = 0; probe < 4000; ++probe) {
+    double m[4], p[10], out[10];
+    for (double& x : m) x = value();
+    for (double& x : p) x = value();
+    const int n = library(m, p, out);
+    for (int f = 0; f < 3; ++f) {
+      for (int i = 0; i < n && ok[f]; ++i) {
+        const double c = candidate(forms[f], m, p, i);
+        ok[f] = std::memcmp(&c, &out[i], sizeof(double)) == 0;
+      }
+    }
+  }
+  if (ok[0] + ok[1] + ok[2] != 1) return Sum2Form::kLibrary;
+  return ok[0] ? forms[0] : ok[1] ? forms[1] : forms[2];
+}
 }  // namespace detail
 
 // Installs numpy's ufunc loops (the "numpy_loops" option) and numpy's BLAS
@@ -180,12 +235,107 @@ inline void SetNumpy(const NamedNumbers& numpy_loops,
   std::call_once(detail::NumpyOnce(), [&] {
     detail::NumpyMathStorage() = NumpyMath(numpy_loops);
     detail::NumpyBlasStorage() = &NumpyBlas::Load(numpy_blas_path);
-    detail::Dot2FormStorage() = detail::Dot2FormOf(*detail::NumpyBlasStorage());
+    const NumpyBlas& blas = *detail::NumpyBlasStorage();
+    detail::Dot2FormStorage() = detail::Dot2FormOf(blas);
+    detail::Sum2Forms forms;
+    // m (2x2) @ v: out[i] = m[i][0] * v[0] + m[i][1] * v[1].
+    forms.matvec = detail::Sum2FormOf(
+        [&blas](const double* m, const double* p, double* out) {
+          blas.MatVec(m, 2, 2, p, out);
+          return 2;
+        },
+        [](detail::Sum2Form f, const double* m, const double* p, int i) {
+          return detail::Sum2(f, m[2 * i], p[0], m[2 * i + 1], p[1]);
+        });
+    // (m @ points.T).T for 5 points, as MatTimesPoints asks the BLAS:
+    // out[r][c] = points[r][0] * m[c][0] + points[r][1] * m[c][1].
+    forms.points = detail::Sum2FormOf(
+        [&blas](const double* m, const double* p, double* out) {
+          double a[15], mt[9] = {m[0], m[2], 0.0, m[1], m[3], 0.0, 0, 0, 0};
+          double o[15];
+          for (int r = 0; r < 5; ++r) {
+            a[3 * r] = p[2 * r];
+            a[3 * r + 1] = p[2 * r + 1];
+            a[3 * r + 2] = 0.0;
+          }
+          blas.MatMat3(a, 5, mt, o);
+          for (int r = 0; r < 5; ++r) {
+            out[2 * r] = o[3 * r];
+            out[2 * r + 1] = o[3 * r + 1];
+          }
+          return 10;
+        },
+        [](detail::Sum2Form f, const double* m, const double* p, int i) {
+          const int r = i / 2, c = i % 2;
+          return detail::Sum2(f, p[2 * r], m[2 * c], p[2 * r + 1],
+                              m[2 * c + 1]);
+        });
+    detail::Sum2FormsStorage() = forms;
   });
 }
 
-// numpy's float64 ufunc loops: Np().Cos(x) is np.cos(x), etc.
-inline const NumpyMath& Np() { return detail::NumpyMathStorage(); }
+// numpy's float64 ufunc loops: Np().Cos(x) is np.cos(x), etc., each
+// remembered for its last arguments. A call into numpy's loop for one value
+// costs more than the simulator's own arithmetic, and the same arguments
+// come back often (headings and steering angles of 0 on a straight lane, a
+// vehicle's heading read several times a step): a small table per thread and
+// function, keyed by the arguments' bits, returns numpy's own earlier result.
+class RememberedMath {
+ public:
+  double Cos(double x) const { return One(kCos, x, &NumpyMath::Cos); }
+  double Sin(double x) const { return One(kSin, x, &NumpyMath::Sin); }
+  double Tan(double x) const { return One(kTan, x, &NumpyMath::Tan); }
+  double Arctan(double x) const { return One(kArctan, x, &NumpyMath::Arctan); }
+  double Arcsin(double x) const { return One(kArcsin, x, &NumpyMath::Arcsin); }
+  double Exp(double x) const { return One(kExp, x, &NumpyMath::Exp); }
+  double Arctan2(double y, double x) const {
+    return Two(kArctan2, y, x, &NumpyMath::Arctan2);
+  }
+  double Power(double a, double b) const {
+    return Two(kPower, a, b, &NumpyMath::Power);
+  }
+
+ private:
+  enum Fn { kCos, kSin, kTan, kArctan, kArcsin, kExp, kArctan2, kPower, kFns };
+  static constexpr int kSlots = 64;
+  struct Entry {
+    uint64_t a = 0, b = 0;
+    double value = 0;
+    bool used = false;
+  };
+  static Entry& Slot(Fn fn, uint64_t a, uint64_t b) {
+    thread_local Entry table[kFns][kSlots];
+    const uint64_t h =
+        (a ^ (b * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+    return table[fn][h >> 58];
+  }
+  static uint64_t Bits(double x) {
+    uint64_t u;
+    std::memcpy(&u, &x, sizeof(u));
+    return u;
+  }
+  static double One(Fn fn, double x, double (NumpyMath::*f)(double) const) {
+    const uint64_t a = Bits(x);
+    Entry& e = Slot(fn, a, 0);
+    if (!e.used || e.a != a) {
+      e = {a, 0, (detail::NumpyMathStorage().*f)(x), true};
+    }
+    return e.value;
+  }
+  static double Two(Fn fn, double x, double y,
+                    double (NumpyMath::*f)(double, double) const) {
+    const uint64_t a = Bits(x), b = Bits(y);
+    Entry& e = Slot(fn, a, b);
+    if (!e.used || e.a != a || e.b != b) {
+      e = {a, b, (detail::NumpyMathStorage().*f)(x, y), true};
+    }
+    return e.value;
+  }
+};
+inline const RememberedMath& Np() {
+  static const RememberedMath math;
+  return math;
+}
 // numpy's BLAS.
 inline const NumpyBlas& Blas() { return *detail::NumpyBlasStorage(); }
 
@@ -215,6 +365,11 @@ using Mat2 = std::array<Vec2, 2>;
 // calls BLAS dgemv (which, measured on this AVX-512 CPU, rounds as
 // fma(m[i][0], v[0], m[i][1] * v[1]), unlike ddot).
 inline Vec2 MatVec(const Mat2& m, const Vec2& v) {
+  const detail::Sum2Form form = detail::Sum2FormsStorage().matvec;
+  if (form != detail::Sum2Form::kLibrary) {
+    return {detail::Sum2(form, m[0][0], v[0], m[0][1], v[1]),
+            detail::Sum2(form, m[1][0], v[0], m[1][1], v[1])};
+  }
   const double flat[4] = {m[0][0], m[0][1], m[1][0], m[1][1]};
   Vec2 out{0.0, 0.0};
   Blas().MatVec(flat, 2, 2, v.data(), out.data());
@@ -229,6 +384,17 @@ inline Vec2 MatVec(const Mat2& m, const Vec2& v) {
 // the extra product 0 * 0 adds nothing.
 inline std::vector<Vec2> MatTimesPoints(const Mat2& m,
                                         const std::vector<Vec2>& points) {
+  const detail::Sum2Form form = detail::Sum2FormsStorage().points;
+  if (form != detail::Sum2Form::kLibrary) {
+    std::vector<Vec2> result(points.size());
+    for (std::size_t r = 0; r < points.size(); ++r) {
+      for (int c = 0; c < 2; ++c) {
+        result[r][c] =
+            detail::Sum2(form, points[r][0], m[c][0], points[r][1], m[c][1]);
+      }
+    }
+    return result;
+  }
   constexpr int kStack = 16;
   const int rows = static_cast<int>(points.size());
   double a_stack[3 * kStack], out_stack[3 * kStack];
