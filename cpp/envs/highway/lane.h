@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -98,6 +99,14 @@ class AbstractLane {
     const Vec2 c = LocalCoordinates(position);
     const double s = c[0], r = c[1];
     return std::abs(r) + PyMax(s - length, 0) + PyMax(0 - s, 0);
+  }
+
+  // A value that distance() and distance_with_heading() never fall below
+  // (their first term, |lateral|, computed the same way), where it is cheaper
+  // than local_coordinates(); -inf where there is none. The closest-lane
+  // search skips a lane whose bound already reaches the best distance.
+  virtual double LateralBound(const Vec2& position) const {
+    return -std::numeric_limits<double>::infinity();
   }
 
   // distance_with_heading(position, heading, heading_weight=1.0)
@@ -271,6 +280,12 @@ class CircularLane : public AbstractLane {
     const double longitudinal = direction * (phi - start_phase) * radius;
     const double lateral = direction * (radius - r);
     return {longitudinal, lateral};
+  }
+
+  // |lateral| of local_coordinates, without its arctan2.
+  double LateralBound(const Vec2& position) const override {
+    const Vec2 delta = position - center;
+    return std::abs(direction * (radius - Norm(delta)));
   }
 };
 

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -82,12 +83,26 @@ class RegulatedRoad : public Road {
       }
     }
 
-    // Find new conflicts and resolve them
+    // Find new conflicts and resolve them. A vehicle's predicted trajectory
+    // is the same in each of its pairs (a pure function of its position,
+    // speed, lane and route, which yielding does not change): predicted
+    // once, at its first pair, as Python first predicts it.
     const int64_t n = static_cast<int64_t>(vehicles.size());
+    const std::vector<double> times = Arange(0.25, 3.0, 0.25);
+    std::vector<std::optional<Trajectory>> predicted(n);
+    auto trajectory = [&](int64_t k) -> const Trajectory& {
+      if (!predicted[k].has_value()) {
+        predicted[k] =
+            AsVehicle(vehicles[k])->PredictTrajectoryConstantSpeed(times);
+      }
+      return *predicted[k];
+    };
     for (int64_t i = 0; i < n - 1; ++i) {
       for (int64_t j = i + 1; j < n; ++j) {
-        if (IsConflictPossible(*AsVehicle(vehicles[i]),
-                               *AsVehicle(vehicles[j]))) {
+        const Trajectory& first = trajectory(i);
+        const Trajectory& second = trajectory(j);
+        if (TrajectoriesConflict(*AsVehicle(vehicles[i]), first,
+                                 *AsVehicle(vehicles[j]), second)) {
           const std::shared_ptr<RoadObject>& yielding_vehicle =
               RespectPriorities(vehicles[i], vehicles[j]);
           auto* cv = As<ControlledVehicle>(yielding_vehicle.get());
@@ -122,10 +137,22 @@ class RegulatedRoad : public Road {
                                  double step = 0.25) {
     const std::vector<double> times =
         Arange(step, static_cast<double>(horizon), step);
-    const auto [positions_1, headings_1] =
-        v1.PredictTrajectoryConstantSpeed(times);
-    const auto [positions_2, headings_2] =
-        v2.PredictTrajectoryConstantSpeed(times);
+    const Trajectory first = v1.PredictTrajectoryConstantSpeed(times);
+    const Trajectory second = v2.PredictTrajectoryConstantSpeed(times);
+    return TrajectoriesConflict(v1, first, v2, second);
+  }
+
+  // (positions, headings) of predict_trajectory_constant_speed.
+  using Trajectory =
+      decltype(std::declval<Vehicle&>().PredictTrajectoryConstantSpeed(
+          std::declval<std::vector<double>>()));
+
+  // The rest of is_conflict_possible, on the two predicted trajectories.
+  static bool TrajectoriesConflict(const Vehicle& v1, const Trajectory& first,
+                                   const Vehicle& v2,
+                                   const Trajectory& second) {
+    const auto& [positions_1, headings_1] = first;
+    const auto& [positions_2, headings_2] = second;
     const size_t n = std::min({positions_1.size(), headings_1.size(),
                                positions_2.size(), headings_2.size()});
     for (size_t k = 0; k < n; ++k) {

@@ -135,9 +135,19 @@ class RoadNetwork {
     const std::string* best_to = nullptr;
     int64_t best_id = 0;
     double best = 0;
+    // A lane whose LateralBound reaches the best distance so far cannot win
+    // (nor tie first): skipped, where every distance is finite (a NaN
+    // distance would win).
+    const bool finite = std::isfinite(position[0]) &&
+                        std::isfinite(position[1]) &&
+                        (!heading.has_value() || std::isfinite(*heading));
     for (const auto& [from, to_dict] : graph) {
       for (const auto& [to, lanes] : to_dict) {
         for (size_t id = 0; id < lanes.size(); ++id) {
+          if (finite && best_from != nullptr &&
+              lanes[id]->LateralBound(position) >= best) {
+            continue;
+          }
           const double d = lanes[id]->DistanceWithHeading(position, heading);
           if (best_from == nullptr || std::isnan(d) || d < best) {
             best_from = &from;
