@@ -232,15 +232,14 @@ class IDMVehicle : public ControlledVehicle {
     // Is the maneuver unsafe for the new following vehicle?
     const auto [new_preceding, new_following] =
         road->NeighbourVehicles(this, lane_index);
-    const double new_following_a =
-        Acceleration(new_following.get(), new_preceding.get());
-    const double new_following_pred_a = Acceleration(new_following.get(), this);
+    const double new_following_a = Acceleration(new_following, new_preceding);
+    const double new_following_pred_a = Acceleration(new_following, this);
     if (new_following_pred_a < -LANE_CHANGE_MAX_BRAKING_IMPOSED) return false;
 
     // Do I have a planned route for a specific lane which is safe for me to
     // access?
     const auto [old_preceding, old_following] = road->NeighbourVehicles(this);
-    const double self_pred_a = Acceleration(this, new_preceding.get());
+    const double self_pred_a = Acceleration(this, new_preceding);
     if (!route.empty() && route[0].HasId()) {
       // Wrong direction
       if (Sign(lane_index.id - target_lane_index.id) !=
@@ -252,10 +251,10 @@ class IDMVehicle : public ControlledVehicle {
     } else {
       // Is there an acceleration advantage for me and/or my followers to
       // change lane?
-      const double self_a = Acceleration(this, old_preceding.get());
-      const double old_following_a = Acceleration(old_following.get(), this);
+      const double self_a = Acceleration(this, old_preceding);
+      const double old_following_a = Acceleration(old_following, this);
       const double old_following_pred_a =
-          Acceleration(old_following.get(), old_preceding.get());
+          Acceleration(old_following, old_preceding);
       const double jerk = self_pred_a - self_a +
                           POLITENESS * (new_following_pred_a - new_following_a +
                                         old_following_pred_a - old_following_a);
@@ -305,15 +304,14 @@ class IDMVehicle : public ControlledVehicle {
     {
       const auto [front_vehicle, rear_vehicle] =
           road->NeighbourVehicles(this, lane_index);
-      a.acceleration =
-          Acceleration(this, front_vehicle.get(), rear_vehicle.get());
+      a.acceleration = Acceleration(this, front_vehicle, rear_vehicle);
     }
     // When changing lane, check both current and target lanes
     if (lane_index != target_lane_index) {
       const auto [front_vehicle, rear_vehicle] =
           road->NeighbourVehicles(this, target_lane_index);
       const double target_idm_acceleration =
-          Acceleration(this, front_vehicle.get(), rear_vehicle.get());
+          Acceleration(this, front_vehicle, rear_vehicle);
       a.acceleration = PyMin(a.acceleration, target_idm_acceleration);
     }
     a.acceleration = Clip(a.acceleration, -ACC_MAX, ACC_MAX);
