@@ -96,11 +96,14 @@ test-python:
 # CI's run on Python 3.12 and 3.13 (make test-wheel PYTHON=3.12): the wheel
 # of make wheels installed as a user installs it (scripts/setup.sh), then
 # every family's alignment tests and the API, error and packaging tests
-# (make test PYTHON=3.12 runs the whole suite there).
+# (make test PYTHON=3.12 runs the whole suite there). highway's (pure C++,
+# no upstream library in the wheel) are make test's; on each wheel the
+# clean-room run has one (tests/cleanroom_alignment.txt) and test_smoke.py
+# makes and steps it.
 WHEEL_TESTS := $(filter-out tests/test_dm_control_pixels.py,$(wildcard tests/test_atari*.py tests/test_vizdoom.py \
 	tests/test_mujoco*.py tests/test_dm_control*.py tests/test_gymnasium_robotics*.py tests/test_box2d_*.py tests/test_procgen.py tests/test_minigrid*.py \
 	tests/test_babyai.py tests/test_toy_text.py tests/test_classic_control.py)) \
-	tests/test_metaworld.py tests/test_highway.py tests/test_api.py tests/test_errors.py tests/test_misuse.py tests/test_extras.py tests/test_families.py tests/test_smoke.py \
+	tests/test_metaworld.py tests/test_api.py tests/test_errors.py tests/test_misuse.py tests/test_extras.py tests/test_families.py tests/test_smoke.py \
 	tests/test_render.py tests/test_xla.py tests/test_engine.py tests/test_envpool_compat.py tests/test_lib_envpool_alias.py
 test-wheel: setup setup-compat
 	PY=$(PY) scripts/pytest_backtrace.sh -q -rs --durations=5 $(WHEEL_TESTS)
