@@ -45,10 +45,28 @@ def load_reference():
         pytest.skip(message)
     if str(ORACLE) not in sys.path:
         sys.path.append(str(ORACLE))
+    _stand_in_for_matplotlib()
     import highway_env
 
     assert highway_env.__version__ == VERSION, highway_env.__version__
     return highway_env
+
+
+def _stand_in_for_matplotlib():
+    """highway-env's vehicle/dynamics.py imports matplotlib.pyplot at the top
+    for its plot() helper, which no env calls. Where matplotlib is not
+    installed (the clean-room venv of scripts/cleanroom.sh has no reason to
+    have it) an empty module stands in, so that the reference imports; any
+    use of it would raise AttributeError."""
+    import importlib.util
+    import types
+
+    if importlib.util.find_spec("matplotlib") is not None:
+        return
+    matplotlib = types.ModuleType("matplotlib")
+    matplotlib.pyplot = types.ModuleType("matplotlib.pyplot")  # type: ignore[attr-defined]
+    sys.modules.setdefault("matplotlib", matplotlib)
+    sys.modules.setdefault("matplotlib.pyplot", matplotlib.pyplot)  # type: ignore[attr-defined]
 
 
 def make_reference(task: str, config: dict | None = None, **kwargs):
