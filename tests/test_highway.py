@@ -19,7 +19,8 @@ import envpool_lite
 
 @pytest.mark.parametrize("task", ["highway-v0", "highway-fast-v0"])
 def test_default_config_exact(task):
-    stats = run(task, num_envs=2, steps=30)
+    # highway-env's highway-v0 steps about 6 times a second: 16 steps.
+    stats = run(task, num_envs=2, steps=16 if task == "highway-v0" else 30)
     assert stats["crashed"] >= 1, stats
 
 
