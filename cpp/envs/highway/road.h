@@ -584,12 +584,14 @@ class Road {
     // so each one's place on a lane is computed once per act() (LaneViews).
     acting_ = true;
     lane_views_.clear();
+    rankings_.clear();
     for (size_t i = 0; i < vehicles.size(); ++i) {
       const std::shared_ptr<RoadObject> vehicle = vehicles[i];
       vehicle->Act();
     }
     acting_ = false;
     lane_views_.clear();
+    rankings_.clear();
   }
 
   // step(dt): step each vehicle, then check the collisions of each vehicle
@@ -713,6 +715,14 @@ class Road {
       }
     }
 
+    // During act(), a search on one lane of a busy road reads the lane's
+    // objects ranked by their coordinate (RankedSearch: the same choice as
+    // the scan below; on a road of a few objects the scan is quicker).
+    if (acting_ && lanes_offsets.size() == 1 &&
+        vehicles.size() + objects.size() >= 24) {
+      return RankedSearch(Ranking(lane.get()), vehicle, s);
+    }
+
     // for v in self.vehicles + self.objects
     std::vector<const std::vector<LaneView>*> views(lanes_offsets.size(),
                                                     nullptr);
@@ -776,7 +786,74 @@ class Road {
     lane_views_.emplace_back(lane, std::move(views));
     return lane_views_.back().second;
   }
+  // The objects on a lane (on_lane, not landmarks, a coordinate that is a
+  // number), sorted by coordinate, then by their order in vehicles +
+  // objects.
+  struct Ranked {
+    double s;
+    std::size_t k;
+    RoadObject* object;
+  };
+  const std::vector<Ranked>& Ranking(const AbstractLane* lane) const {
+    for (const auto& [l, ranked] : rankings_) {
+      if (l == lane) return ranked;
+    }
+    const std::vector<LaneView>& views = LaneViews(lane);
+    std::vector<Ranked> ranked;
+    std::size_t k = 0;
+    for (const auto* list : {&vehicles, &objects}) {
+      for (const auto& v : *list) {
+        const LaneView& view = views[k];
+        if (view.on_lane && !std::isnan(view.longitudinal) &&
+            As<Landmark>(v.get()) == nullptr) {
+          ranked.push_back({view.longitudinal, k, v.get()});
+        }
+        ++k;
+      }
+    }
+    std::sort(ranked.begin(), ranked.end(),
+              [](const Ranked& a, const Ranked& b) {
+                return a.s < b.s || (!(b.s < a.s) && a.k < b.k);
+              });
+    rankings_.emplace_back(lane, std::move(ranked));
+    return rankings_.back().second;
+  }
+  // The scan's choice on one ranked lane: in front, the smallest
+  // coordinate >= s, the last in list order among equals (the scan keeps
+  // replacing on <=); behind, the largest coordinate < s, the first among
+  // equals (it replaces on >); never the vehicle itself.
+  static std::pair<RoadObject*, RoadObject*> RankedSearch(
+      const std::vector<Ranked>& ranked, const RoadObject* vehicle, double s) {
+    if (std::isnan(s)) return {nullptr, nullptr};
+    const auto lo =
+        std::lower_bound(ranked.begin(), ranked.end(), s,
+                         [](const Ranked& r, double x) { return r.s < x; });
+    RoadObject* front = nullptr;
+    for (auto run = lo; run != ranked.end() && front == nullptr;) {
+      auto end = run;
+      while (end != ranked.end() && !(run->s < end->s)) ++end;
+      for (auto r = end; r != run && front == nullptr;) {
+        --r;
+        if (r->object != vehicle) front = r->object;
+      }
+      run = end;
+    }
+    RoadObject* rear = nullptr;
+    for (auto run_end = lo; run_end != ranked.begin() && rear == nullptr;) {
+      const double value = (run_end - 1)->s;
+      auto run = run_end - 1;
+      while (run != ranked.begin() && !((run - 1)->s < value)) --run;
+      for (auto r = run; r != run_end && rear == nullptr; ++r) {
+        if (r->object != vehicle) rear = r->object;
+      }
+      run_end = run;
+    }
+    return {front, rear};
+  }
+
   bool acting_ = false;
+  mutable std::deque<std::pair<const AbstractLane*, std::vector<Ranked>>>
+      rankings_;
   // A deque: the views of one lane stay put while others are added.
   mutable std::deque<std::pair<const AbstractLane*, std::vector<LaneView>>>
       lane_views_;
