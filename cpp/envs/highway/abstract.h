@@ -312,6 +312,32 @@ class AbstractEnv {
 
 namespace envpool_lite::highway {
 
+// One observation array into its batch field, cast to its dtype (exact:
+// the values are already the dtype's), `offset` elements in (an agent's
+// slot of a stacked multi-agent array).
+inline void WriteObsArray(const ObsArray& a, void* dst, std::size_t offset) {
+  const std::size_t n = a.data.size();
+  switch (a.dtype) {
+    case DType::kFloat32: {
+      float* p = static_cast<float*>(dst) + offset;
+      for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<float>(a.data[i]);
+      break;
+    }
+    case DType::kFloat64:
+      std::memcpy(static_cast<double*>(dst) + offset, a.data.data(),
+                  n * sizeof(double));
+      break;
+    case DType::kUint8: {
+      uint8_t* p = static_cast<uint8_t*>(dst) + offset;
+      for (std::size_t i = 0; i < n; ++i)
+        p[i] = static_cast<uint8_t>(a.data[i]);
+      break;
+    }
+    default:
+      throw std::logic_error("highway: unexpected observation dtype");
+  }
+}
+
 // A task as an envpool_lite Env. Task derives from AbstractEnv and has
 // `static Config DefaultConfig()` (AbstractDefaults() plus its keys) and
 // `static std::vector<std::string> RewardNames()` (its _rewards' keys, in
@@ -387,28 +413,7 @@ class HighwayPoolEnv : public Env {
 
   void WriteObs(const Row& row) override {
     for (std::size_t k = 0; k < task_.obs.size(); ++k) {
-      const ObsArray& a = task_.obs[k];
-      void* dst = row.Obs<void>(static_cast<int>(k));
-      const std::size_t n = a.data.size();
-      switch (a.dtype) {
-        case DType::kFloat32: {
-          float* p = static_cast<float*>(dst);
-          for (std::size_t i = 0; i < n; ++i)
-            p[i] = static_cast<float>(a.data[i]);
-          break;
-        }
-        case DType::kFloat64:
-          std::memcpy(dst, a.data.data(), n * sizeof(double));
-          break;
-        case DType::kUint8: {
-          uint8_t* p = static_cast<uint8_t*>(dst);
-          for (std::size_t i = 0; i < n; ++i)
-            p[i] = static_cast<uint8_t>(a.data[i]);
-          break;
-        }
-        default:
-          throw std::logic_error("highway: unexpected observation dtype");
-      }
+      WriteObsArray(task_.obs[k], row.Obs<void>(static_cast<int>(k)), 0);
     }
     const Vehicle* v = task_.vehicle();
     *row.Info<double>(0) = v->speed;

@@ -79,32 +79,10 @@ class IDMVehicle : public ControlledVehicle {
     DELTA = road->np_random->Uniform(DELTA_RANGE[0], DELTA_RANGE[1]);
   }
 
-  template <class V = IDMVehicle>
-  static std::shared_ptr<V> CreateRandom(
-      Road& road, std::optional<double> speed = std::nullopt,
-      std::optional<std::string> lane_from = std::nullopt,
-      std::optional<std::string> lane_to = std::nullopt,
-      std::optional<int64_t> lane_id = std::nullopt, double spacing = 1) {
-    return Vehicle::CreateRandom<V>(road, speed, std::move(lane_from),
-                                    std::move(lane_to), lane_id, spacing);
-  }
-  template <class V = IDMVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road& road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(&road, lane_index, longitudinal, speed);
-  }
-  template <class V = IDMVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road* road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(road, lane_index, longitudinal, speed);
-  }
-
   // create_from(vehicle): cls(road, position, heading=, speed=,
   // target_lane_index=, target_speed=, route=, timer=getattr(vehicle,
   // "timer", None)).
-  template <class V = IDMVehicle>
+  template <class V>
   static std::shared_ptr<V> CreateFrom(const ControlledVehicle& vehicle) {
     std::optional<double> timer;
     if (const auto* idm = As<IDMVehicle>(&vehicle)) {
@@ -367,31 +345,6 @@ class LinearVehicle : public IDMVehicle {
     return std::make_shared<LinearVehicle>(*this);
   }
 
-  template <class V = LinearVehicle>
-  static std::shared_ptr<V> CreateRandom(
-      Road& road, std::optional<double> speed = std::nullopt,
-      std::optional<std::string> lane_from = std::nullopt,
-      std::optional<std::string> lane_to = std::nullopt,
-      std::optional<int64_t> lane_id = std::nullopt, double spacing = 1) {
-    return Vehicle::CreateRandom<V>(road, speed, std::move(lane_from),
-                                    std::move(lane_to), lane_id, spacing);
-  }
-  template <class V = LinearVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road& road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(&road, lane_index, longitudinal, speed);
-  }
-  template <class V = LinearVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road* road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(road, lane_index, longitudinal, speed);
-  }
-  template <class V = LinearVehicle>
-  static std::shared_ptr<V> CreateFrom(const ControlledVehicle& vehicle) {
-    return IDMVehicle::CreateFrom<V>(vehicle);
-  }
   std::shared_ptr<Vehicle> CreateFromSelf() const override {
     return CreateFrom<LinearVehicle>(*this);
   }
@@ -503,31 +456,6 @@ class AggressiveVehicle : public LinearVehicle {
   std::shared_ptr<Vehicle> Clone() const override {
     return std::make_shared<AggressiveVehicle>(*this);
   }
-  template <class V = AggressiveVehicle>
-  static std::shared_ptr<V> CreateRandom(
-      Road& road, std::optional<double> speed = std::nullopt,
-      std::optional<std::string> lane_from = std::nullopt,
-      std::optional<std::string> lane_to = std::nullopt,
-      std::optional<int64_t> lane_id = std::nullopt, double spacing = 1) {
-    return Vehicle::CreateRandom<V>(road, speed, std::move(lane_from),
-                                    std::move(lane_to), lane_id, spacing);
-  }
-  template <class V = AggressiveVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road& road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(&road, lane_index, longitudinal, speed);
-  }
-  template <class V = AggressiveVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road* road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(road, lane_index, longitudinal, speed);
-  }
-  template <class V = AggressiveVehicle>
-  static std::shared_ptr<V> CreateFrom(const ControlledVehicle& vehicle) {
-    return IDMVehicle::CreateFrom<V>(vehicle);
-  }
   std::shared_ptr<Vehicle> CreateFromSelf() const override {
     return CreateFrom<AggressiveVehicle>(*this);
   }
@@ -559,31 +487,6 @@ class DefensiveVehicle : public LinearVehicle {
 
   std::shared_ptr<Vehicle> Clone() const override {
     return std::make_shared<DefensiveVehicle>(*this);
-  }
-  template <class V = DefensiveVehicle>
-  static std::shared_ptr<V> CreateRandom(
-      Road& road, std::optional<double> speed = std::nullopt,
-      std::optional<std::string> lane_from = std::nullopt,
-      std::optional<std::string> lane_to = std::nullopt,
-      std::optional<int64_t> lane_id = std::nullopt, double spacing = 1) {
-    return Vehicle::CreateRandom<V>(road, speed, std::move(lane_from),
-                                    std::move(lane_to), lane_id, spacing);
-  }
-  template <class V = DefensiveVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road& road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(&road, lane_index, longitudinal, speed);
-  }
-  template <class V = DefensiveVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road* road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(road, lane_index, longitudinal, speed);
-  }
-  template <class V = DefensiveVehicle>
-  static std::shared_ptr<V> CreateFrom(const ControlledVehicle& vehicle) {
-    return IDMVehicle::CreateFrom<V>(vehicle);
   }
   std::shared_ptr<Vehicle> CreateFromSelf() const override {
     return CreateFrom<DefensiveVehicle>(*this);

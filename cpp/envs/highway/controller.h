@@ -68,31 +68,9 @@ class ControlledVehicle : public Vehicle {
     return std::make_shared<ControlledVehicle>(*this);
   }
 
-  template <class V = ControlledVehicle>
-  static std::shared_ptr<V> CreateRandom(
-      Road& road, std::optional<double> speed = std::nullopt,
-      std::optional<std::string> lane_from = std::nullopt,
-      std::optional<std::string> lane_to = std::nullopt,
-      std::optional<int64_t> lane_id = std::nullopt, double spacing = 1) {
-    return Vehicle::CreateRandom<V>(road, speed, std::move(lane_from),
-                                    std::move(lane_to), lane_id, spacing);
-  }
-  template <class V = ControlledVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road& road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(&road, lane_index, longitudinal, speed);
-  }
-  template <class V = ControlledVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road* road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(road, lane_index, longitudinal, speed);
-  }
-
   // create_from(vehicle): cls(road, position, heading=, speed=,
   // target_lane_index=, target_speed=, route=).
-  template <class V = ControlledVehicle>
+  template <class V>
   static std::shared_ptr<V> CreateFrom(const ControlledVehicle& vehicle) {
     return std::make_shared<V>(vehicle.road, vehicle.position, vehicle.heading,
                                vehicle.speed, vehicle.target_lane_index,
@@ -288,30 +266,9 @@ class MDPVehicle : public ControlledVehicle {
     return std::make_shared<MDPVehicle>(*this);
   }
 
-  template <class V = MDPVehicle>
-  static std::shared_ptr<V> CreateRandom(
-      Road& road, std::optional<double> speed = std::nullopt,
-      std::optional<std::string> lane_from = std::nullopt,
-      std::optional<std::string> lane_to = std::nullopt,
-      std::optional<int64_t> lane_id = std::nullopt, double spacing = 1) {
-    return Vehicle::CreateRandom<V>(road, speed, std::move(lane_from),
-                                    std::move(lane_to), lane_id, spacing);
-  }
-  template <class V = MDPVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road& road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(&road, lane_index, longitudinal, speed);
-  }
-  template <class V = MDPVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road* road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(road, lane_index, longitudinal, speed);
-  }
   // ControlledVehicle.create_from with cls=MDPVehicle (keyword arguments:
   // target_speeds stays the default).
-  template <class V = MDPVehicle>
+  template <class V>
   static std::shared_ptr<V> CreateFrom(const ControlledVehicle& vehicle) {
     return std::make_shared<V>(vehicle.road, vehicle.position, vehicle.heading,
                                vehicle.speed, vehicle.target_lane_index,

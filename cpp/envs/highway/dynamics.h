@@ -84,31 +84,6 @@ class BicycleVehicle : public Vehicle {
   std::shared_ptr<Vehicle> Clone() const override {
     return std::make_shared<BicycleVehicle>(*this);
   }
-  template <class V = BicycleVehicle>
-  static std::shared_ptr<V> CreateRandom(
-      Road& road, std::optional<double> speed = std::nullopt,
-      std::optional<std::string> lane_from = std::nullopt,
-      std::optional<std::string> lane_to = std::nullopt,
-      std::optional<int64_t> lane_id = std::nullopt, double spacing = 1) {
-    return Vehicle::CreateRandom<V>(road, speed, std::move(lane_from),
-                                    std::move(lane_to), lane_id, spacing);
-  }
-  template <class V = BicycleVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road& road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(&road, lane_index, longitudinal, speed);
-  }
-  template <class V = BicycleVehicle>
-  static std::shared_ptr<V> MakeOnLane(
-      Road* road, const LaneIndex& lane_index, double longitudinal,
-      std::optional<double> speed = std::nullopt) {
-    return RoadObject::MakeOnLane<V>(road, lane_index, longitudinal, speed);
-  }
-  template <class V = BicycleVehicle>
-  static std::shared_ptr<V> CreateFrom(const Vehicle& vehicle) {
-    return Vehicle::CreateFrom<V>(vehicle);
-  }
   std::shared_ptr<Vehicle> CreateFromSelf() const override {
     return CreateFrom<BicycleVehicle>(*this);
   }

@@ -3,9 +3,8 @@
 //
 // Python classmethods that build `cls(...)` (create_random, create_from,
 // make_on_lane) are static templates whose template argument is the class
-// to build; every subclass re-declares them with itself as the default, so
-// that IDMVehicle::CreateRandom(road) builds an IDMVehicle as
-// IDMVehicle.create_random(road) does.
+// to build, named at every call: Vehicle::CreateRandom<IDMVehicle>(road) is
+// IDMVehicle.create_random(road).
 //
 // Actions: Python's act(action) takes None, a dict {"steering",
 // "acceleration"} or a meta-action string. Here:
@@ -88,7 +87,7 @@ class Vehicle : public RoadObject {
 
   // create_random(road, speed=None, lane_from=None, lane_to=None,
   // lane_id=None, spacing=1), building a V (Python's `cls`).
-  template <class V = Vehicle>
+  template <class V>
   static std::shared_ptr<V> CreateRandom(
       Road& road, std::optional<double> speed = std::nullopt,
       std::optional<std::string> lane_from = std::nullopt,
@@ -96,7 +95,7 @@ class Vehicle : public RoadObject {
       std::optional<int64_t> lane_id = std::nullopt, double spacing = 1);
 
   // create_from(vehicle): a V at the same dynamical state.
-  template <class V = Vehicle>
+  template <class V>
   static std::shared_ptr<V> CreateFrom(const Vehicle& vehicle) {
     std::shared_ptr<V> v = std::make_shared<V>(vehicle.road, vehicle.position,
                                                vehicle.heading, vehicle.speed);
@@ -106,13 +105,13 @@ class Vehicle : public RoadObject {
 
   // make_on_lane(road, lane_index, longitudinal, speed=None) (RoadObject's
   // classmethod), building a V.
-  template <class V = Vehicle>
+  template <class V>
   static std::shared_ptr<V> MakeOnLane(
       Road& road, const LaneIndex& lane_index, double longitudinal,
       std::optional<double> speed = std::nullopt) {
     return RoadObject::MakeOnLane<V>(&road, lane_index, longitudinal, speed);
   }
-  template <class V = Vehicle>
+  template <class V>
   static std::shared_ptr<V> MakeOnLane(
       Road* road, const LaneIndex& lane_index, double longitudinal,
       std::optional<double> speed = std::nullopt) {

@@ -77,28 +77,6 @@ inline std::vector<ArraySpec> StackAgentSpecs(
 
 // Copies an observation array into `dst` (its dtype), from element
 // `offset` on.
-inline void WriteArray(const ObsArray& a, void* dst, std::size_t offset) {
-  const std::size_t n = a.data.size();
-  switch (a.dtype) {
-    case DType::kFloat32: {
-      float* p = static_cast<float*>(dst) + offset;
-      for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<float>(a.data[i]);
-      break;
-    }
-    case DType::kFloat64:
-      std::memcpy(static_cast<double*>(dst) + offset, a.data.data(),
-                  n * sizeof(double));
-      break;
-    case DType::kUint8: {
-      uint8_t* p = static_cast<uint8_t*>(dst) + offset;
-      for (std::size_t i = 0; i < n; ++i)
-        p[i] = static_cast<uint8_t>(a.data[i]);
-      break;
-    }
-    default:
-      throw std::logic_error("highway: unexpected observation dtype");
-  }
-}
 
 }  // namespace multi_agent_detail
 
@@ -193,8 +171,8 @@ class HighwayMultiAgentPoolEnv : public Env {
     }
     for (std::size_t j = 0; j < obs.size(); ++j) {
       const std::size_t k = j % keys, agent = j / keys;
-      multi_agent_detail::WriteArray(obs[j], row.Obs<void>(static_cast<int>(k)),
-                                     agent * obs[j].data.size());
+      WriteObsArray(obs[j], row.Obs<void>(static_cast<int>(k)),
+                    agent * obs[j].data.size());
     }
     const Vehicle* v = task_.vehicle();
     int field = 0;

@@ -239,7 +239,7 @@ class RacetrackEnv : public AbstractEnv {
             rng.Uniform(0.0, road->network->GetLane({"b", "c", 0})->length);
         const double speed = 6.0 + rng.Uniform(0.0, 3.0);
         road->vehicles.push_back(
-            IDMVehicle::MakeOnLane(*road, front, longitudinal, speed));
+            Vehicle::MakeOnLane<IDMVehicle>(*road, front, longitudinal, speed));
       }
       // Other vehicles
       const int64_t count = rng.Integers(0, other_vehicles_);
@@ -248,8 +248,8 @@ class RacetrackEnv : public AbstractEnv {
         const double longitudinal =
             rng.Uniform(0.0, road->network->GetLane(rand_lane_index)->length);
         const double speed = 6.0 + rng.Uniform(0.0, 3.0);
-        std::shared_ptr<IDMVehicle> vehicle =
-            IDMVehicle::MakeOnLane(*road, rand_lane_index, longitudinal, speed);
+        std::shared_ptr<IDMVehicle> vehicle = Vehicle::MakeOnLane<IDMVehicle>(
+            *road, rand_lane_index, longitudinal, speed);
         // Prevent early collisions
         bool close = false;
         for (const auto& v : road->vehicles) {
