@@ -294,3 +294,39 @@ def test_minigrid_debug_states():
         """,
     )
     assert out.strip() == "ok"
+
+
+def test_multi_player_envpool_format():
+    """EnvPool's multi-player format for pgx's games: one observation and
+    reward row per (env, player), info["players"] saying whose, one action
+    per env (the acting player's) or EnvPool's player-shaped dict action,
+    which must name the acting player."""
+    out = run_with(
+        (),
+        """
+        import envpool, numpy as np
+        env = envpool.make_gymnasium("TicTacToe-v1", num_envs=3, seed=0)
+        assert env.observation_space.shape == (3, 3, 2) and env.action_space.n == 9
+        obs, info = env.reset()
+        assert obs.shape == (6, 3, 3, 2)
+        assert info["players"]["env_id"].tolist() == [0, 0, 1, 1, 2, 2]
+        assert info["players"]["id"].tolist() == [0, 1, 0, 1, 0, 1]
+        obs, rew, term, trunc, info = env.step(np.array([0, 1, 2], np.int32))
+        assert obs.shape == (6, 3, 3, 2) and rew.shape == (6,) and term.shape == (3,)
+        cp = info["current_player"].copy()
+        env.step({"action": np.array([4, 4]), "players.env_id": np.array([2, 0]), "players.id": cp[[2, 0]]})
+        cp = env.step(np.array([5, 5, 5], np.int32))[4]["current_player"].copy()
+        for bad in ({"action": np.array([3]), "players.env_id": np.array([0]), "players.id": 1 - cp[:1]},
+                    {"action": np.array([3, 6]), "players.env_id": np.array([0, 0]), "players.id": cp[[0, 0]]},
+                    {"action": np.array([3]), "players.env_id": np.array([0]), "players.id": cp[:2]}):
+            try:
+                env.step(bad)
+            except ValueError as e:
+                assert str(e)
+            else:
+                raise AssertionError("no error")
+        env.step(np.array([7, 7, 7], np.int32))  # the pool goes on
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok", out

@@ -37,6 +37,7 @@ py::dict EnvSpecToPy(const EnvSpec& spec) {
   out["max_episode_steps"] = spec.max_episode_steps;
   out["render_shape"] = py::make_tuple(spec.render_height, spec.render_width);
   out["reward_dtype"] = spec.reward_float64 ? "float64" : "float32";
+  out["num_players"] = spec.num_players;
   return out;
 }
 

@@ -3,6 +3,8 @@
 // compare them with OpenCV and numpy, and a C++-timed resize benchmark;
 // numpy's random streams as the envs draw them (cpp/core/np_random.h,
 // cpp/core/np_random_state.h), for the tests that compare them with numpy;
+// jax.random as the JAX-defined envs draw it (cpp/core/jax_random.h), for
+// tests/test_jax_random.py, which compares it with jax;
 // and the pygame-ce drawing routines of the Box2D envs
 // (cpp/envs/common/pygame_draw.h: pygame_draw, pygame_smoothscale,
 // pygame_blit), for tests/test_pygame_draw.py, which compares them with
@@ -13,9 +15,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "core/jax_random.h"
 #include "core/np_random.h"
 #include "core/np_random_state.h"
 #include "envs/common/image.h"
@@ -192,6 +198,218 @@ py::list RandomDraws(const std::string& stream, uint64_t seed,
   throw py::value_error("stream must be 'random_state' or 'generator'");
 }
 
+// ---- jax_random.h ----
+
+namespace jr = envpool_lite::jax_random;
+
+// (m, 2) uint32 keys, one jax key a row.
+std::vector<jr::Key> AsKeys(const py::array& keys_in) {
+  if (!keys_in.dtype().is(py::dtype::of<uint32_t>())) {
+    throw py::type_error("keys must be uint32");
+  }
+  const auto keys = py::array_t<uint32_t, py::array::c_style>::ensure(keys_in);
+  if (keys.ndim() != 2 || keys.shape(1) != 2) {
+    throw py::value_error("keys must have shape (m, 2)");
+  }
+  std::vector<jr::Key> out(static_cast<std::size_t>(keys.shape(0)));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = {keys.data()[2 * i], keys.data()[2 * i + 1]};
+  }
+  return out;
+}
+
+// An (m, *shape) array of T: row i is what fill(keys[i], row pointer)
+// writes (prod(shape) elements).
+template <class T, class F>
+py::array_t<T> PerKey(const std::vector<jr::Key>& keys,
+                      const std::vector<py::ssize_t>& shape, F&& fill) {
+  std::vector<py::ssize_t> full = {static_cast<py::ssize_t>(keys.size())};
+  full.insert(full.end(), shape.begin(), shape.end());
+  py::array_t<T> out(full);
+  std::size_t row = 1;
+  for (py::ssize_t d : shape) row *= static_cast<std::size_t>(d);
+  T* data = out.mutable_data();
+  for (std::size_t i = 0; i < keys.size(); ++i) fill(keys[i], data + i * row);
+  return out;
+}
+
+template <class T>
+std::vector<T> AsVector(const py::array& a) {
+  if (!a.dtype().is(py::dtype::of<T>())) {
+    throw py::type_error("unexpected dtype " + std::string(py::str(a.dtype())));
+  }
+  if (a.ndim() != 1) throw py::value_error("arrays must be 1-D");
+  const auto c = py::array_t<T, py::array::c_style>::ensure(a);
+  return std::vector<T>(c.data(), c.data() + c.size());
+}
+
+// Calls f(std::vector<T>) with the 1-D array a as int8, int32 or float32.
+template <class F>
+py::array WithArray(const py::array& a, F&& f) {
+  if (a.dtype().is(py::dtype::of<int8_t>())) return f(AsVector<int8_t>(a));
+  if (a.dtype().is(py::dtype::of<int32_t>())) return f(AsVector<int32_t>(a));
+  if (a.dtype().is(py::dtype::of<float>())) return f(AsVector<float>(a));
+  throw py::type_error("arrays must be int8, int32 or float32");
+}
+
+// The jax.random function `name` (see below) of each key in keys ((m, 2)
+// uint32), with args; an (m, *shape) array. n None means shape ().
+py::array JaxRandom(const std::string& name, const py::array& keys_in,
+                    const py::tuple& args) {
+  const std::vector<jr::Key> keys = AsKeys(keys_in);
+  const auto arg = [&](std::size_t i) -> py::object {
+    if (i >= args.size()) throw py::value_error(name + ": too few args");
+    return args[i];
+  };
+  // args[0] as n (shape (n,)) or None (shape ()).
+  const auto shape_of = [&](const py::object& n) {
+    return n.is_none() ? std::vector<py::ssize_t>{}
+                       : std::vector<py::ssize_t>{n.cast<py::ssize_t>()};
+  };
+  if (name == "threefry") {
+    const auto x0 = arg(0).cast<uint32_t>(), x1 = arg(1).cast<uint32_t>();
+    return PerKey<uint32_t>(keys, {2}, [&](jr::Key k, uint32_t* o) {
+      const auto r = jr::Threefry2x32(k, x0, x1);
+      std::copy(r.begin(), r.end(), o);
+    });
+  }
+  if (name == "split") {
+    const int n = arg(0).cast<int>();
+    if (n < 0) throw py::value_error("n must be >= 0");
+    return PerKey<uint32_t>(keys, {n, 2}, [&](jr::Key k, uint32_t* o) {
+      for (const jr::Key& s : jr::Split(k, n))
+        o = std::copy(s.begin(), s.end(), o);
+    });
+  }
+  if (name == "split2") {
+    return PerKey<uint32_t>(keys, {2, 2}, [&](jr::Key k, uint32_t* o) {
+      const auto [a, b] = jr::Split2(k);
+      std::copy(b.begin(), b.end(), std::copy(a.begin(), a.end(), o));
+    });
+  }
+  if (name == "fold_in") {
+    const auto data = arg(0).cast<uint32_t>();
+    return PerKey<uint32_t>(keys, {2}, [&](jr::Key k, uint32_t* o) {
+      const jr::Key r = jr::FoldIn(k, data);
+      std::copy(r.begin(), r.end(), o);
+    });
+  }
+  if (name == "bits") {
+    const py::object n = arg(0);
+    return PerKey<uint32_t>(keys, shape_of(n), [&](jr::Key k, uint32_t* o) {
+      if (n.is_none()) {
+        *o = jr::RandomBits32(k);
+      } else {
+        const auto v = jr::RandomBits32(k, n.cast<std::size_t>());
+        std::copy(v.begin(), v.end(), o);
+      }
+    });
+  }
+  if (name == "uniform") {  // (n, minval, maxval); minval None: defaults
+    const py::object n = arg(0);
+    const bool bounds = !arg(1).is_none();
+    const float lo = bounds ? arg(1).cast<float>() : 0.0f;
+    const float hi = bounds ? arg(2).cast<float>() : 1.0f;
+    return PerKey<float>(keys, shape_of(n), [&](jr::Key k, float* o) {
+      if (n.is_none()) {
+        *o = bounds ? jr::Uniform(k, lo, hi) : jr::Uniform(k);
+      } else {
+        const auto m = n.cast<std::size_t>();
+        const auto v = bounds ? jr::Uniform(k, m, lo, hi) : jr::Uniform(k, m);
+        std::copy(v.begin(), v.end(), o);
+      }
+    });
+  }
+  if (name == "bernoulli") {  // (n, p)
+    const py::object n = arg(0);
+    const float p = arg(1).cast<float>();
+    return PerKey<bool>(keys, shape_of(n), [&](jr::Key k, bool* o) {
+      if (n.is_none()) {
+        *o = jr::Bernoulli(k, p);
+      } else {
+        const auto v = jr::Bernoulli(k, n.cast<std::size_t>(), p);
+        for (uint8_t b : v) *o++ = b != 0;
+      }
+    });
+  }
+  if (name == "randint") {  // (n, minval, maxval)
+    const py::object n = arg(0);
+    const auto lo = arg(1).cast<int32_t>(), hi = arg(2).cast<int32_t>();
+    return PerKey<int32_t>(keys, shape_of(n), [&](jr::Key k, int32_t* o) {
+      if (n.is_none()) {
+        *o = jr::Randint(k, lo, hi);
+      } else {
+        const auto v = jr::Randint(k, n.cast<std::size_t>(), lo, hi);
+        std::copy(v.begin(), v.end(), o);
+      }
+    });
+  }
+  if (name == "choice") {  // (n,): choice(key, n)
+    const auto n = arg(0).cast<int32_t>();
+    return PerKey<int32_t>(
+        keys, {}, [&](jr::Key k, int32_t* o) { *o = jr::Choice(k, n); });
+  }
+  if (name == "choice_a") {  // (a,): choice(key, a)
+    return WithArray(arg(0).cast<py::array>(), [&](const auto& a) {
+      using T = typename std::decay_t<decltype(a)>::value_type;
+      return py::array(
+          PerKey<T>(keys, {}, [&](jr::Key k, T* o) { *o = jr::Choice(k, a); }));
+    });
+  }
+  if (name == "choice_p") {  // (a, p): choice(key, a, p=p), p float32/bool
+    const auto p_arr = arg(1).cast<py::array>();
+    const bool is_bool = p_arr.dtype().is(py::dtype::of<bool>());
+    std::vector<float> pf;
+    std::unique_ptr<bool[]> pb;  // a span<const bool> (no vector<bool>)
+    std::size_t pb_size = 0;
+    if (is_bool) {
+      const auto c = py::array_t<bool, py::array::c_style>::ensure(p_arr);
+      if (c.ndim() != 1) throw py::value_error("p must be 1-D");
+      pb_size = static_cast<std::size_t>(c.size());
+      pb = std::make_unique<bool[]>(pb_size);
+      std::copy(c.data(), c.data() + pb_size, pb.get());
+    } else {
+      pf = AsVector<float>(p_arr);
+    }
+    return WithArray(arg(0).cast<py::array>(), [&](const auto& a) {
+      using T = typename std::decay_t<decltype(a)>::value_type;
+      return py::array(PerKey<T>(keys, {}, [&](jr::Key k, T* o) {
+        *o = is_bool
+                 ? jr::Choice(k, a, std::span<const bool>(pb.get(), pb_size))
+                 : jr::Choice(k, a, pf);
+      }));
+    });
+  }
+  if (name == "choice_noreplace" || name == "permutation") {
+    // (n or a[, k]): choice(key, n or a, (k,), replace=False) or
+    // permutation(key, n or a)
+    const bool perm = name == "permutation";
+    const py::object x = arg(0);
+    if (py::isinstance<py::int_>(x)) {
+      const auto n = x.cast<int32_t>();
+      const std::size_t k = perm ? static_cast<std::size_t>(std::max(n, 0))
+                                 : arg(1).cast<std::size_t>();
+      return PerKey<int32_t>(
+          keys, {static_cast<py::ssize_t>(k)}, [&](jr::Key key, int32_t* o) {
+            const auto v = perm ? jr::Permutation(key, n)
+                                : jr::ChoiceWithoutReplacement(key, n, k);
+            std::copy(v.begin(), v.end(), o);
+          });
+    }
+    return WithArray(x.cast<py::array>(), [&](const auto& a) {
+      using T = typename std::decay_t<decltype(a)>::value_type;
+      const std::size_t k = perm ? a.size() : arg(1).cast<std::size_t>();
+      return py::array(PerKey<T>(
+          keys, {static_cast<py::ssize_t>(k)}, [&](jr::Key key, T* o) {
+            const auto v = perm ? jr::Permutation(key, a)
+                                : jr::ChoiceWithoutReplacement(key, a, k);
+            std::copy(v.begin(), v.end(), o);
+          }));
+    });
+  }
+  throw py::value_error("unknown jax.random function '" + name + "'");
+}
+
 // ---- pygame_draw.h ----
 
 namespace pgd = envpool_lite::pygame_draw;
@@ -345,6 +563,36 @@ void RegisterTestingKernels(py::module_ t) {
         "The draws of numpy's RandomState (stream 'random_state') or "
         "Generator ('generator') as the envs make them, for ops "
         "[(name, *args), ...] in order.");
+  t.def(
+      "jax_prng_key",
+      [](int64_t seed) {
+        const jr::Key k = jr::PRNGKey(seed);
+        py::array_t<uint32_t> out(2);
+        std::copy(k.begin(), k.end(), out.mutable_data());
+        return out;
+      },
+      py::arg("seed"),
+      "jax.random.PRNGKey(seed) (x64 disabled) by jax_random.h, as uint32 "
+      "(2,).");
+  t.def("jax_random", &JaxRandom, py::arg("name"), py::arg("keys"),
+        py::arg("args"),
+        "jax.random's `name` by jax_random.h for each key of keys ((m, 2) "
+        "uint32), stacked: threefry (x0, x1), split (n,), split2 (), "
+        "fold_in (data,), bits (n,), uniform (n, minval, maxval), "
+        "bernoulli (n, p), randint (n, minval, maxval), choice (n,), "
+        "choice_a (a,), choice_p (a, p), choice_noreplace (n or a, k), "
+        "permutation (n or a,); n None is shape ().");
+  t.def(
+      "jax_cumsum",
+      [](const py::array& x) {
+        const auto v = jr::detail::XlaCumsum(AsVector<float>(x));
+        py::array_t<float> out(static_cast<py::ssize_t>(v.size()));
+        std::copy(v.begin(), v.end(), out.mutable_data());
+        return out;
+      },
+      py::arg("x"),
+      "jnp.cumsum of a 1-D float32 array as XLA's CPU backend sums it, by "
+      "jax_random.h.");
   t.def("hwc_to_chw", &HwcToChw, py::arg("img"),
         "img.transpose(2, 0, 1), contiguous.");
   t.def("pygame_draw", &PygameDraw, py::arg("img"), py::arg("ops"),

@@ -8,6 +8,7 @@
 // fields straight into the batch's shared memory (no further copy).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -42,7 +43,17 @@ struct EnvSpec {
   // The batch's reward array is float32 (EnvPool's) unless the env's rewards
   // are float64 values that must arrive exact (MuJoCo's, as gymnasium's).
   bool reward_float64 = false;
+  // Players (docs/how-it-works.md, "Players"): a task of several players
+  // (pgx's board games) keeps one row per env. Its observation carries a
+  // player axis first (num_players, ...), declared in `obs` by the env; the
+  // batch's reward is one float32 per player (StepResult::player_rewards);
+  // whose turn it is and what is legal are the env's info fields. The
+  // action stays one per env: the acting player's.
+  int num_players = 1;
 };
+
+// The most players a task may have (pgx's Sparrow Mahjong has 3).
+inline constexpr int kMaxPlayers = 4;
 
 struct StepResult {
   // Stored as EnvSpec::reward_float64 says: float32 rewards pass through
@@ -56,6 +67,9 @@ struct StepResult {
   // Multiplies the pool's discount (0 on termination, else 1); an env can
   // lower it, e.g. Atari's zero_discount_on_life_loss.
   float discount = 1.0f;
+  // A multi-player task's rewards, player by player (EnvSpec::num_players
+  // of them are read; `reward` is then unused).
+  std::array<float, kMaxPlayers> player_rewards{};
 };
 
 // Where WriteObs() puts one env's observation and info fields: one row of a

@@ -116,6 +116,10 @@ class EnvPool {
       throw std::invalid_argument("too many observation keys");
     }
     for (const ArraySpec& s : ObsSpecs()) CheckRank(s);
+    if (spec_.num_players < 1 || spec_.num_players > kMaxPlayers) {
+      throw std::invalid_argument("a task has 1 to " +
+                                  std::to_string(kMaxPlayers) + " players");
+    }
     if (static_cast<int>(options.seeds.size()) != num_envs_) {
       throw std::invalid_argument("need one seed per env");
     }
@@ -506,6 +510,9 @@ class EnvPool {
     f.push_back(FieldLayout{obs[0], 0, 0});
     f.push_back(scalar(
         "reward", spec_.reward_float64 ? DType::kFloat64 : DType::kFloat32));
+    if (spec_.num_players > 1) {
+      f.back().spec.shape = {spec_.num_players};  // one per player, float32
+    }
     f.push_back(scalar("terminated", DType::kBool));
     f.push_back(scalar("truncated", DType::kBool));
     f.push_back(scalar("discount", DType::kFloat32));
@@ -749,7 +756,10 @@ class EnvPool {
     }
     s.needs_reset = done || failed;
     s.can_continue = !truncated && !failed;
-    if (spec_.reward_float64) {
+    if (spec_.num_players > 1) {
+      std::copy_n(result.player_rewards.begin(), spec_.num_players,
+                  reinterpret_cast<float*>(b.At(kReward, r)));
+    } else if (spec_.reward_float64) {
       *reinterpret_cast<double*>(b.At(kReward, r)) = result.reward;
     } else {
       *reinterpret_cast<float*>(b.At(kReward, r)) =

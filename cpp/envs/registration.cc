@@ -16,6 +16,7 @@ void RegisterHighway(Registry& registry);
 void RegisterMetaworld(Registry& registry);
 void RegisterMinigrid(Registry& registry);
 void RegisterMujoco(Registry& registry);
+void RegisterPgx(Registry& registry);
 void RegisterProcgen(Registry& registry);
 void RegisterTesting(Registry& registry);
 void RegisterToyText(Registry& registry);
@@ -26,6 +27,7 @@ void RegisterAllEnvs(Registry& registry) {
   registry.AddFamily("testing", RegisterTesting);
   registry.AddFamily("toy_text", RegisterToyText);
   registry.AddFamily("minigrid", RegisterMinigrid);
+  registry.AddFamily("pgx", RegisterPgx);
 #ifdef ENVPOOL_LITE_ATARI
   registry.AddFamily("atari", RegisterAtari);
 #endif

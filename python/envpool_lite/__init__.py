@@ -13,6 +13,7 @@ from envpool_lite._core import EnvStepError
 from envpool_lite.dm_api import DmEnvPool
 from envpool_lite.gym_api import GymEnvPool
 from envpool_lite.gymnasium_api import GymnasiumEnvPool
+from envpool_lite.multiagent import FlatAgentsEnv, make_flat_agents, make_pettingzoo
 from envpool_lite.pool import EnvPoolBase
 from envpool_lite.spec import EnvSpec, list_all_envs, make_spec
 
@@ -24,6 +25,9 @@ __all__ = [
     "make_gym",
     "make_dm",
     "make_spec",
+    "make_flat_agents",
+    "make_pettingzoo",
+    "FlatAgentsEnv",
     "list_all_envs",
     "EnvSpec",
     "EnvStepError",

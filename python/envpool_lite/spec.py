@@ -29,8 +29,9 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "num_workers": 0,
         # distributed only: seconds a worker may go without answering
         "worker_timeout": 60.0,
-        # EnvPool's multi-player option; every task here has one player
-        "max_num_players": 1,
+        # EnvPool's multi-player option: the task's number of players
+        # (None: the task's own; any other value is refused)
+        "max_num_players": None,
     }
 )
 # render()'s pictures, as EnvPool 1.x takes them at make(): their width and
@@ -294,6 +295,14 @@ class EnvSpec:
         self.config = Config(config)
         self._internal = dict(internal or {})  # the family's internal options, filled by make_spec
         self._arrays = _core.task_spec(task_id, self.env_options)
+        # Players (docs/how-it-works.md): a task of several players has a
+        # player axis first in its observation and its reward.
+        self.num_players: int = self._arrays["num_players"]
+        asked = self.config["max_num_players"]
+        if asked is None:
+            self.config = Config({**config, "max_num_players": self.num_players})
+        elif asked != self.num_players:
+            raise ValueError(f"max_num_players must be {self.num_players} for {task_id} (the players of its game), got {asked}")
         # A dict observation's keys, in order; () for an array observation.
         self.obs_keys: tuple[str, ...] = tuple(a["name"] for a in self._arrays["obs_dict"])
         # An array observation's name in the dm face's observation: "obs",
@@ -459,6 +468,8 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
             config[name] = value if isinstance(value, (list, tuple, np.ndarray)) else _as_int("seed", value)
         elif name == "worker_timeout":
             config[name] = _coerce_option(name, value, "float", 0.0)
+        elif name == "max_num_players" and value is None:
+            config[name] = None
         elif name in POOL_DEFAULTS or name not in env_defaults:  # the pool's options and render()'s
             config[name] = _as_int(name, value)
         else:
@@ -478,8 +489,6 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         raise ValueError(f"thread_affinity_offset must be in [0, {cores - 1}] (the first core to pin to; this machine has {cores}), or -1 for no pinning, got {config['thread_affinity_offset']}")
     if not 0 <= config["num_workers"] <= num_envs:
         raise ValueError(f"num_workers must be in [0, num_envs={num_envs}] (0: the in-process pool; K > 0: num_envs envs spread over K Ray actors), got {config['num_workers']}")
-    if config["max_num_players"] != 1:
-        raise ValueError(f"max_num_players must be 1: every envpool_lite task has one player (EnvPool's option, accepted for code that passes it), got {config['max_num_players']}")
     if not config["worker_timeout"] > 0:
         raise ValueError(f"worker_timeout must be > 0 seconds (inf: never), got {config['worker_timeout']}")
     for name in ("render_width", "render_height"):

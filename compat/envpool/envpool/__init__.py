@@ -32,6 +32,7 @@ import numpy as np
 import envpool_lite
 from envpool_lite import EnvSpec, _core
 from envpool_lite.gym_api import with_gym_spaces
+from envpool_lite.multiagent import _player_space
 from envpool_lite.pool import EnvPoolBase
 from envpool_lite.spec import Config
 
@@ -162,8 +163,62 @@ class GymnasiumEnvPool(_EnvPoolLeniency, envpool_lite.GymnasiumEnvPool):  # type
 
     def __init__(self, spec: EnvSpec, autoreset_mode: Any = "NEXT_STEP", render_mode: str | None = None):
         super().__init__(spec, autoreset_mode, render_mode)
+        self._num_players = spec.num_players
+        if self._num_players > 1:
+            # EnvPool's multi-player format: one observation (and reward)
+            # row per (env, player), info["players"] saying whose.
+            self.single_observation_space = _player_space(spec.observation_space, self._num_players)
+            self._current_player = np.zeros(spec.config["num_envs"], np.int32)
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space
+
+    def reset(self, env_id: Any = None, **kwargs: Any):
+        obs, info = super().reset(env_id, **kwargs)
+        if self._num_players > 1:
+            obs, _, info = self._players_format(obs, None, info)
+        return obs, info
+
+    def step(self, action: Any, env_id: Any = None):
+        if self._num_players > 1 and isinstance(action, dict) and ("players.id" in action or "players.env_id" in action):
+            action, env_id = self._player_action(action, env_id)
+        return super().step(action, env_id)
+
+    def _format(self, raw):
+        obs, reward, terminated, truncated, info = super()._format(raw)
+        if self._num_players > 1:
+            obs, reward, info = self._players_format(obs, reward, info)
+        return obs, reward, terminated, truncated, info
+
+    def _players_format(self, obs: Any, reward: Any, info: dict):
+        """(n, players, ...) -> (n * players, ...) rows, as EnvPool gives a
+        multi-player batch; info["players"]: each row's env_id and player id."""
+        p = self._num_players
+        ids = np.asarray(info["env_id"])
+        self._current_player[ids] = info["current_player"]
+        obs = obs.reshape(-1, *obs.shape[2:])
+        if reward is not None:
+            reward = reward.reshape(-1)
+        info["players"] = {"env_id": np.repeat(ids, p), "id": np.tile(np.arange(p, dtype=np.int32), len(ids))}
+        return obs, reward, info
+
+    def _player_action(self, action: dict, env_id: Any):
+        """EnvPool's player-shaped action: rows of (action, players.env_id,
+        players.id). A turn-based game takes one row per env, the acting
+        player's; anything else is a clear error."""
+        rows = np.asarray(action["action"]).reshape(-1)
+        envs = np.asarray(action.get("players.env_id", action.get("env_id", env_id)), np.int64).reshape(-1)
+        players = np.asarray(action["players.id"], np.int64).reshape(-1) if "players.id" in action else self._current_player[envs]
+        if not len(rows) == len(envs) == len(players):
+            raise ValueError(f"a player-shaped action needs as many players.env_id and players.id as actions, got {len(rows)} actions, {len(envs)} env ids, {len(players)} player ids")
+        if len(set(envs.tolist())) != len(envs):
+            raise ValueError(f"a turn-based game takes one action per env (the acting player's); players.env_id repeats an env: {envs.tolist()}")
+        if np.any((envs < 0) | (envs >= len(self._current_player))):
+            raise ValueError(f"players.env_id out of range [0, {len(self._current_player)}): {envs.tolist()}")
+        wrong = players != self._current_player[envs]
+        if np.any(wrong):
+            i = int(np.flatnonzero(wrong)[0])
+            raise ValueError(f"env {int(envs[i])}: it is player {int(self._current_player[envs[i]])}'s turn, got an action for player {int(players[i])}")
+        return rows, envs.astype(np.int32)
 
 
 class GymNewApiEnvPool(GymnasiumEnvPool):

@@ -105,6 +105,17 @@ class Family:
         relabelling calls on ``env.unwrapped``): none by default."""
         return {}
 
+    def players(self, spec: EnvSpec) -> Players | None:
+        """How the players of a multi-player task sit in its batch (the
+        multi-agent faces read it: envpool_lite.multiagent), or None for a
+        task of one player. The default reads the core's: a task with
+        ``spec.num_players > 1`` has a player axis first in its observation
+        and its reward, and takes one action per env, the acting player's
+        (info ``current_player``, ``legal_action_mask``)."""
+        if spec.num_players <= 1:
+            return None
+        return Players(spec.num_players, turn_based=True)
+
     def check_render(self, spec: EnvSpec) -> None:
         """Raise if ``spec``'s task cannot be rendered here (called at
         make(render_mode="rgb_array") for tasks that do not draw in C++)."""
@@ -120,6 +131,29 @@ class Family:
         size: "area" (cv2.INTER_AREA) or "linear" (cv2.INTER_LINEAR), as
         EnvPool resizes them."""
         return "area"
+
+
+class Players:
+    """The players of a multi-player task, as the multi-agent faces see them.
+
+    - ``num_players``: how many.
+    - ``turn_based``: one action per env, the acting player's (info
+      ``current_player``; info ``legal_action_mask`` is that player's), as
+      pgx's games; else every player acts at every step (the action has a
+      player axis, as highway's multi-agent tasks).
+    - ``reward_info`` / ``terminated_info``: the info fields with one value
+      per player when the batch's own reward and terminated are the env's
+      (highway's ``agents_rewards``, ``agents_terminated``); None when the
+      reward has the player axis itself and the game ends for everyone.
+    """
+
+    __slots__ = ("num_players", "turn_based", "reward_info", "terminated_info")
+
+    def __init__(self, num_players: int, turn_based: bool, reward_info: str | None = None, terminated_info: str | None = None):
+        self.num_players = num_players
+        self.turn_based = turn_based
+        self.reward_info = reward_info
+        self.terminated_info = terminated_info
 
 
 def family_of(task_id: str) -> str:

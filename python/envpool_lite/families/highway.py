@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envpool_lite import _numpy_loops
-from envpool_lite.families import Family
+from envpool_lite.families import Family, Players
 from envpool_lite.families import mujoco as mujoco_family
 
 if TYPE_CHECKING:
@@ -225,6 +225,19 @@ class Highway(Family):
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         return {**internal, "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
+
+    def players(self, spec: EnvSpec) -> Players | None:
+        """The multi-agent tasks (a MultiAgentObservation and a
+        MultiAgentAction, with highway-env's per-agent rewards): every agent
+        acts at every step; its reward and terminated are
+        info["agents_rewards"] and info["agents_terminated"] (the batch's
+        are the env's own)."""
+        config = spec.config
+        multi = config.get("observation.type") == "MultiAgentObservation" and config.get("action.type") == "MultiAgentAction"
+        if not multi or "agents_rewards" not in {i["name"] for i in spec.info_specs}:
+            return None
+        agents = next(i["shape"][0] for i in spec.info_specs if i["name"] == "agents_rewards")
+        return Players(agents, turn_based=False, reward_info="agents_rewards", terminated_info="agents_terminated")
 
     def methods(self, spec: EnvSpec) -> dict[str, Callable[..., Any]]:
         """The parking tasks' compute_reward (goal-conditioned, as

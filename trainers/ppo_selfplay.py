@@ -1,0 +1,204 @@
+"""Self-play PPO on a turn-based game, CleanRL style, one file, on the
+flattened-agents face (envpool_lite.make_flat_agents): one network plays
+every seat of every game.
+
+    .venv/bin/python trainers/ppo_selfplay.py                 # connect_four, then 1,000 games against a random player
+    .venv/bin/python trainers/ppo_selfplay.py --help
+
+The face gives one row per (game, player) and says which rows act
+(``info["active"]``) and what they may play (``info["action_mask"]``). Each
+row is its own stream of transitions, made of the steps where it acted: the
+rewards a player receives while the other moves (a loss when the opponent
+wins) are added to its last transition, and a finished game ends the
+stream's episode. The step after a game's end resets it (next-step
+auto-reset): nobody acts there. Advantages are GAE over each stream's own
+transitions, bootstrapped at the rollout's end from the value of the
+player's current view. The rest is CleanRL's ppo.py: clipped objective,
+value loss, entropy bonus, advantage normalisation, Adam, gradient clipping;
+illegal moves get zero probability.
+
+At the end the greedy policy plays ``--eval-games`` games against a player
+that picks uniformly among legal moves (each seat half the time: pgx draws
+who starts) and the script prints the share it wins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+import torch
+from torch import nn
+
+import envpool_lite
+
+
+@dataclasses.dataclass
+class Args:
+    env_id: str = "connect_four"  # a turn-based multi-player task
+    seed: int = 1  # the pools' seed and torch's
+    num_envs: int = 64  # games played together
+    num_steps: int = 32  # env steps per rollout
+    total_timesteps: int = 1_000_000  # env steps over all games
+    learning_rate: float = 2.5e-4  # Adam's step size
+    gamma: float = 0.99  # discount, per own move
+    gae_lambda: float = 0.95  # GAE's lambda
+    num_minibatches: int = 4  # minibatches per epoch
+    update_epochs: int = 4  # passes over each rollout
+    clip_coef: float = 0.2  # PPO's ratio clip
+    ent_coef: float = 0.01  # entropy bonus
+    vf_coef: float = 0.5  # value loss weight
+    max_grad_norm: float = 0.5  # gradient clipping (norm)
+    hidden: int = 256  # units per hidden layer (two layers)
+    eval_games: int = 1000  # greedy games against a random player at the end
+    threads: int = 2  # torch's CPU threads
+
+
+def parse_args() -> Args:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    for field in dataclasses.fields(Args):
+        parser.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default)
+    return Args(**vars(parser.parse_args()))
+
+
+class Agent(nn.Module):
+    def __init__(self, obs_size: int, actions: int, hidden: int):
+        super().__init__()
+        self.body = nn.Sequential(nn.Flatten(), nn.Linear(obs_size, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
+        self.policy = nn.Linear(hidden, actions)
+        self.value = nn.Linear(hidden, 1)
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor):
+        h = self.body(obs)
+        logits = self.policy(h).masked_fill(~mask, -1e9)
+        return torch.distributions.Categorical(logits=logits), self.value(h).squeeze(-1)
+
+
+def as_tensors(obs: np.ndarray, mask: np.ndarray):
+    mask = torch.as_tensor(mask, dtype=torch.bool)
+    # A row with no legal move (a player waiting): any action, it is ignored.
+    mask = mask | ~mask.any(-1, keepdim=True)
+    return torch.as_tensor(obs, dtype=torch.float32), mask
+
+
+def gae(rewards, values, dones, valid, last_values, gamma, lam):
+    """GAE over each row's own transitions (the steps where it acted,
+    ``valid``), backwards in time; dones[t]: the game ended after t."""
+    adv = np.zeros_like(rewards)
+    next_value, next_adv = last_values.copy(), np.zeros_like(last_values)
+    for t in reversed(range(len(rewards))):
+        v = valid[t]
+        live = 1.0 - dones[t, v]
+        delta = rewards[t, v] + gamma * next_value[v] * live - values[t, v]
+        adv[t, v] = delta + gamma * lam * live * next_adv[v]
+        next_value[v], next_adv[v] = values[t, v], adv[t, v]
+    return adv
+
+
+def evaluate(agent: Agent, args: Args) -> float:
+    """The share of `eval_games` games the greedy policy wins against a
+    uniformly random legal player (its seat: player 0; pgx draws who
+    starts)."""
+    n = 100
+    env = envpool_lite.make_gymnasium(args.env_id, num_envs=n, seed=args.seed + 10_000)
+    rng = np.random.default_rng(args.seed)
+    wins = games = 0
+    obs, info = env.reset()
+    starting = np.zeros(n, bool)
+    while games < args.eval_games:
+        cur = info["current_player"]
+        legal = info["legal_action_mask"]
+        with torch.no_grad():
+            o, m = as_tensors(obs[np.arange(n), cur], legal)
+            dist, _ = agent(o, m)
+            greedy = dist.probs.argmax(-1).numpy()
+        random = np.array([rng.choice(np.flatnonzero(row)) for row in legal])
+        actions = np.where(cur == 0, greedy, random).astype(np.int32)
+        obs, reward, terminated, truncated, info = env.step(actions)
+        done = (terminated | truncated) & ~starting
+        wins += int((reward[done, 0] > 0).sum())
+        games += int(done.sum())
+        starting = terminated | truncated
+    env.close()
+    return wins / games
+
+
+def main(args: Args) -> dict:
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    env = envpool_lite.make_flat_agents(args.env_id, num_envs=args.num_envs, seed=args.seed)
+    rows = env.num_agents
+    obs_size = int(np.prod(env.single_observation_space.shape))
+    agent = Agent(obs_size, int(env.single_action_space.n), args.hidden)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    start = time.time()
+    obs, info = env.reset()
+    resetting = np.zeros(rows, bool)  # this step resets the row's game: nobody acts
+    steps = 0
+    T, A = args.num_steps, int(env.single_action_space.n)
+    obs_buf = torch.zeros((T, rows, obs_size))
+    mask_buf = torch.zeros((T, rows, A), dtype=torch.bool)
+    action_buf = torch.zeros((T, rows), dtype=torch.long)
+    logp_buf = torch.zeros((T, rows))
+    while steps < args.total_timesteps:
+        values = np.zeros((T, rows), np.float32)
+        rewards = np.zeros((T, rows), np.float32)
+        dones = np.zeros((T, rows), np.float32)
+        valid = np.zeros((T, rows), bool)
+        last = np.full(rows, -1)  # each row's last transition in this rollout
+        for t in range(T):
+            with torch.no_grad():
+                o, m = as_tensors(obs, info["action_mask"])
+                dist, value = agent(o, m)
+                action = dist.sample()
+            obs_buf[t], mask_buf[t], action_buf[t], logp_buf[t] = o.reshape(rows, -1), m, action, dist.log_prob(action)
+            values[t] = value.numpy()
+            valid[t] = info["active"] & ~resetting
+            last[valid[t]] = t
+            obs, reward, terminated, truncated, info = env.step(action.numpy().astype(np.int32))
+            ended = terminated | truncated
+            credit = ~resetting & (last >= 0)
+            rows_ = np.flatnonzero(credit)
+            rewards[last[rows_], rows_] += reward[rows_]
+            dones[last[rows_], rows_] = np.maximum(dones[last[rows_], rows_], ended[rows_])
+            resetting = ended
+            steps += args.num_envs
+        with torch.no_grad():
+            o, m = as_tensors(obs, info["action_mask"])
+            _, last_values = agent(o, m)
+        adv = gae(rewards, values, dones, valid, last_values.numpy(), args.gamma, args.gae_lambda)
+        flat = torch.as_tensor(valid.reshape(-1))
+        b_obs, b_mask = obs_buf.reshape(T * rows, -1)[flat], mask_buf.reshape(T * rows, A)[flat]
+        b_action, b_logp = action_buf.reshape(-1)[flat], logp_buf.reshape(-1)[flat]
+        b_adv = torch.as_tensor(adv.reshape(-1))[flat]
+        b_ret = b_adv + torch.as_tensor(values.reshape(-1))[flat]
+        size = len(b_adv)
+        minibatch = max(size // args.num_minibatches, 1)
+        for _ in range(args.update_epochs):
+            order = torch.randperm(size)
+            for i in range(0, size, minibatch):
+                idx = order[i : i + minibatch]
+                dist, value = agent(b_obs[idx], b_mask[idx])
+                ratio = (dist.log_prob(b_action[idx]) - b_logp[idx]).exp()
+                adv = b_adv[idx]
+                adv = (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
+                pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
+                v_loss = 0.5 * ((value - b_ret[idx]) ** 2).mean()
+                loss = pg_loss + args.vf_coef * v_loss - args.ent_coef * dist.entropy().mean()
+                optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+                optimizer.step()
+    train_seconds = time.time() - start
+    env.close()
+    win_rate = evaluate(agent, args)
+    result = {"env_id": args.env_id, "steps": steps, "train_seconds": round(train_seconds, 1), "win_rate_vs_random": win_rate}
+    print(result)
+    return result
+
+
+if __name__ == "__main__":
+    main(parse_args())
