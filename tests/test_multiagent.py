@@ -15,11 +15,13 @@ from envpool_lite.multiagent import players_of
 
 
 def _multi_player_tasks() -> list[str]:
+    """Every multi-player task once: pgx's games under pgx's ids (EnvPool's
+    names are the same envs) and highway's multi-agent intersections."""
     tasks = []
     for task_id in envpool_lite.list_all_envs():
         family = envpool_lite.families.family_of(task_id)
-        if family not in ("pgx", "highway"):
-            continue
+        if family == "pgx" and task_id[0].isupper() and task_id != "Go13x13-v1":
+            continue  # EnvPool's name of a pgx id (pgx has no 13x13 id of its own)
         if players_of_or_none(task_id) is not None:
             tasks.append(task_id)
     return tasks

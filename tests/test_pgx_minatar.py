@@ -1,7 +1,9 @@
 """pgx's five MinAtar games beside pgx 2.6.0 (tests/pgx_alignment.py).
 
 Each game plays whole games under several seeds with random actions, with
-the default sticky_action_prob (0.1) and another one, and then a long
+the default sticky_action_prob (0.1) and another one, with its minimal
+action set (pgx's default) and with all six actions
+(use_minimal_action_set=False), and then a long
 scripted run whose policy reads pgx's state to reach what random play
 rarely does: Breakout's brick wall cleared and rebuilt, Asterix's ramp to
 its fastest speeds, Space Invaders' cleared wave, Freeway's crossings and
@@ -10,18 +12,14 @@ leaves the diver count at -1), its difficulty ramp, an oxygen run-out and
 a full enemy-bullet table. Every run compares observation, mask, reward,
 terminated and truncated with == at every step (pgx_alignment._check).
 
-One jit compile per game: pgx's step reads sticky_action_prob (and
-use_minimal_action_set) from the env object, as Python values pgx
-compares in float32 (`uniform(key) < sticky_action_prob`, a weak-typed
-float). Here they are set, while jax traces the step, to traced float32
-and bool arguments, so one compiled step serves every value with the same
-float32 comparison; the loop is pgx_alignment.run's (same keys, same
-next-step auto-reset).
-
-use_minimal_action_set=False (6 actions) is refused for the four games
-whose minimal set is smaller: PgxEnv sizes the action space from a
-compile-time kNumActions. Seaquest's minimal set is all six actions, so it
-accepts both values.
+One jit compile per game and action set: pgx's step reads
+sticky_action_prob from the env object, as a Python value pgx compares in
+float32 (`uniform(key) < sticky_action_prob`, a weak-typed float). Here it
+is set, while jax traces the step, to a traced float32 argument, so one
+compiled step serves every probability with the same float32 comparison;
+the loop is pgx_alignment.run's (same keys, same next-step auto-reset).
+use_minimal_action_set is pgx's constructor option as given (it sizes
+pgx's legal_action_mask, so each value has its own compile).
 """
 
 from __future__ import annotations
@@ -37,35 +35,43 @@ from pgx_alignment import _check
 import envpool_lite
 
 NUM_ENVS = 4
-# Minimal action set sizes and observation channels.
-GAMES = {"asterix": (5, 4), "breakout": (3, 4), "freeway": (3, 7), "seaquest": (6, 10), "space_invaders": (4, 6)}
+# Minimal action sets (full action ids: 0 noop, 1 left, 2 up, 3 right,
+# 4 down, 5 fire) and observation channels.
+GAMES = {
+    "asterix": ([0, 1, 2, 3, 4], 4),
+    "breakout": ([0, 1, 3], 4),
+    "freeway": ([0, 2, 4], 7),
+    "seaquest": ([0, 1, 2, 3, 4, 5], 10),
+    "space_invaders": ([0, 1, 3, 5], 6),
+}
 
 
 @functools.cache
-def _fns(game: str):
-    """pgx's init and step for one game, vmapped and jitted once, with the
-    sticky probability and the action-set flag as (unbatched) arguments."""
+def _fns(game: str, minimal: bool):
+    """pgx's init and step for one game and action set, vmapped and jitted
+    once, with the sticky probability as an (unbatched) argument."""
     import pgx
 
-    env = pgx.make(f"minatar-{game}")
+    # pgx.make takes no options: the game's class, constructed with them.
+    env = type(pgx.make(f"minatar-{game}"))(use_minimal_action_set=minimal)
 
     def init(key):
         state = env.init(key)
         return state, state.observation
 
-    def advance(state, key, action, reset, prob, minimal):
-        saved = env.sticky_action_prob, env.use_minimal_action_set
-        env.sticky_action_prob, env.use_minimal_action_set = prob, minimal
+    def advance(state, key, action, reset, prob):
+        saved = env.sticky_action_prob
+        env.sticky_action_prob = prob
         try:
             key, sub = jax.random.split(key)
             stepped = env.step(state, action, sub)
         finally:
-            env.sticky_action_prob, env.use_minimal_action_set = saved
+            env.sticky_action_prob = saved
         fresh = env.init(sub)
         new = jax.tree.map(lambda a, b: jnp.where(reset, a, b), fresh, stepped)
         return new, key, new.observation
 
-    return jax.jit(jax.vmap(init)), jax.jit(jax.vmap(advance, in_axes=(0, 0, 0, 0, None, None)))
+    return jax.jit(jax.vmap(init)), jax.jit(jax.vmap(advance, in_axes=(0, 0, 0, 0, None)))
 
 
 def play(game, *, steps, seed, policy=None, observe=None, sticky=0.1, minimal=True):
@@ -73,7 +79,7 @@ def play(game, *, steps, seed, policy=None, observe=None, sticky=0.1, minimal=Tr
     step. Actions: policy(states, rng) on pgx's (numpy) states, or uniform
     over the action space. observe(states) sees every step's states.
     Returns the number of games ended."""
-    init, advance = _fns(game)
+    init, advance = _fns(game, minimal)
     options = {} if (sticky, minimal) == (0.1, True) else {"sticky_action_prob": sticky, "use_minimal_action_set": minimal}
     keys = jnp.stack([jax.random.PRNGKey(seed + i) for i in range(NUM_ENVS)])
     states, views = init(keys)
@@ -91,7 +97,7 @@ def play(game, *, steps, seed, policy=None, observe=None, sticky=0.1, minimal=Tr
             else:
                 actions = np.asarray(policy(jax.tree.map(np.asarray, states), rng), np.int32)
             obs, reward, terminated, truncated, info = pool.step(actions)
-            states, keys, views = advance(states, keys, jnp.asarray(actions), jnp.asarray(reset), jnp.float32(sticky), jnp.bool_(minimal))
+            states, keys, views = advance(states, keys, jnp.asarray(actions), jnp.asarray(reset), jnp.float32(sticky))
             _check(obs, info, reward, terminated, truncated, states, views, t)
             assert np.all(info["legal_action_mask"])  # every action is always legal
             if observe is not None:
@@ -106,14 +112,20 @@ def play(game, *, steps, seed, policy=None, observe=None, sticky=0.1, minimal=Tr
 # ------------------------------------------------------------- every game
 
 
+@pytest.mark.parametrize("minimal", [True, False])
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_spaces(game):
-    num_actions, channels = GAMES[game]
-    pool = envpool_lite.make_gymnasium(f"minatar-{game}", num_envs=1)
+def test_spaces(game, minimal):
+    minimal_set, channels = GAMES[game]
+    num_actions = len(minimal_set) if minimal else 6
+    pool = envpool_lite.make_gymnasium(f"minatar-{game}", num_envs=1, use_minimal_action_set=minimal)
     try:
         assert pool.single_action_space.n == num_actions
         assert pool.single_observation_space.shape == (10, 10, channels)
         assert pool.single_observation_space.dtype == np.bool_
+        _, info = pool.reset()
+        assert info["legal_action_mask"].shape == (1, num_actions)
+        with pytest.raises(ValueError, match="out of range"):
+            pool.step(np.array([num_actions], np.int32))
     finally:
         pool.close()
 
@@ -128,15 +140,36 @@ def test_random_games(game):
     play(game, steps=300, seed=5, sticky=0.5)
 
 
-@pytest.mark.parametrize("game", ["asterix", "breakout", "freeway", "space_invaders"])
-def test_full_action_set_refused(game):
-    with pytest.raises(ValueError, match="use_minimal_action_set"):
-        envpool_lite.make_gymnasium(f"minatar-{game}", num_envs=1, use_minimal_action_set=False)
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_full_action_set(game):
+    # use_minimal_action_set=False: all six actions, those outside the
+    # minimal set included (they do nothing in the game).
+    min_ended = {"asterix": 8, "breakout": 40, "freeway": 0, "seaquest": 16, "space_invaders": 8}[game]
+    assert play(game, steps=400, seed=3, minimal=False) >= min_ended
+    play(game, steps=200, seed=7, minimal=False, sticky=0.5)
 
 
-def test_seaquest_full_action_set():
-    # Seaquest's minimal set is the full set: the flag changes nothing.
-    play("seaquest", steps=300, seed=3, minimal=False, sticky=0.25)
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_minimal_set_maps_into_full_set(game):
+    # Action i of the minimal set is full action minimal_set[i]: the two
+    # pools play the same games (sticky replays included).
+    minimal_set = np.array(GAMES[game][0], np.int32)
+    pools = [envpool_lite.make_gymnasium(f"minatar-{game}", num_envs=NUM_ENVS, seed=9, use_minimal_action_set=m) for m in (True, False)]
+    rng = np.random.default_rng(9)
+    try:
+        np.testing.assert_array_equal(pools[0].reset()[0], pools[1].reset()[0])
+        ended = 0
+        for _ in range(300):
+            actions = rng.integers(len(minimal_set), size=NUM_ENVS).astype(np.int32)
+            obs, reward, terminated, truncated, _ = pools[0].step(actions)
+            full = pools[1].step(minimal_set[actions])
+            for ours, theirs in zip((obs, reward, terminated, truncated), full[:4]):
+                np.testing.assert_array_equal(ours, theirs)
+            ended += int(terminated.sum())
+        assert ended > 0 or game == "freeway"
+    finally:
+        for pool in pools:
+            pool.close()
 
 
 def test_bad_sticky_action_prob():

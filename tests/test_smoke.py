@@ -25,6 +25,7 @@ TASKS = {
     "metaworld": "reach-v3",
     "minigrid": "MiniGrid-DoorKey-8x8-v0",
     "mujoco": "HalfCheetah-v5",
+    "pgx": "connect_four",
     "procgen": "BigfishEasy-v0",
     "testing": "Dummy-v0",
     "toy_text": "FrozenLake-v1",
@@ -33,7 +34,8 @@ TASKS = {
 # The families whose tasks draw (render_mode="rgb_array").
 # Meta-World's render() is not built yet (issue 41): its pictures need
 # MuJoCo 3.3.0's renderer, which the mujoco package (3.17.0) is not.
-NO_PICTURES = {"testing", "metaworld"}
+# pgx draws its games as SVG in Python; the port has no render() yet.
+NO_PICTURES = {"testing", "metaworld", "pgx"}
 
 
 def test_every_family_has_a_smoke_task():

@@ -8,8 +8,9 @@
 // An entity slot is (x, row, moving right, is gold), all 99 (INF) when
 // empty.
 //
-// Actions: the minimal set {0 noop, 1 left, 2 up, 3 right, 4 down} (see
-// minatar_utils.h).
+// Actions: the minimal set {0 noop, 1 left, 2 up, 3 right, 4 down}, or
+// all six with use_minimal_action_set=False (fire then does nothing); see
+// minatar_utils.h.
 #pragma once
 
 #include <algorithm>
@@ -27,12 +28,17 @@ namespace envpool_lite::pgx {
 class MinAtarAsterix {
  public:
   static constexpr int kNumPlayers = 1;
-  static constexpr int kNumActions = 5;
+  static constexpr int kNumActions = minatar::kNumFullActions;
+  // MinAtarAsterix.minimal_action_set (full action ids).
+  static constexpr std::array<int32_t, 5> kMinimalActionSet = {0, 1, 2, 3, 4};
   static constexpr int kChannels = 4;
   using ObsType = bool;
   static Config DefaultConfig() { return minatar::DefaultConfig(); }
   static void CheckConfig(const Config& config) {
-    minatar::CheckConfig(config, false);
+    minatar::CheckConfig(config);
+  }
+  static int NumActions(const Config& config) {
+    return minatar::NumActions(config, kMinimalActionSet);
   }
   static std::vector<int64_t> ObsShape(const Config&) {
     return {10, 10, kChannels};
@@ -42,7 +48,8 @@ class MinAtarAsterix {
   std::size_t ObsSize() const { return 10 * 10 * kChannels; }
 
   explicit MinAtarAsterix(const Config& config)
-      : sticky_action_prob_(minatar::StickyActionProb(config)) {}
+      : use_minimal_action_set_(config.GetBool("use_minimal_action_set")),
+        sticky_action_prob_(minatar::StickyActionProb(config)) {}
 
   // _init: the State defaults (the key is not used).
   void Init(jax_random::Key) {
@@ -65,13 +72,15 @@ class MinAtarAsterix {
     step_count = 0;
   }
 
-  // MinAtarAsterix._step then _step(state, action, key): rng0..rng3 =
+  // MinAtarAsterix._step (the action to its full id: the minimal set maps
+  // each index to itself) then _step(state, action, key): rng0..rng3 =
   // split(key, 4); the sticky action from rng0; lr from rng1, is_gold from
   // rng2, the spawn slot from rng3 (pgx draws the three every step; they
   // are used only when the spawn timer is 0, so drawn here only then).
   void Step(int action, jax_random::Key key) {
     legal_action_mask.fill(true);
-    const int32_t full = action;  // the minimal set is {0, 1, 2, 3, 4}
+    const int32_t full =
+        minatar::FullAction(use_minimal_action_set_, kMinimalActionSet, action);
     const int32_t a = minatar::StickyAction(
         minatar::SplitAt(key, 0), sticky_action_prob_, last_action_, full);
     StepDet(a, key);
@@ -211,6 +220,7 @@ class MinAtarAsterix {
     ramp_timer_ = kRampInterval;
   }
 
+  bool use_minimal_action_set_;
   float sticky_action_prob_;
   int32_t player_x_ = 5;
   int32_t player_y_ = 5;

@@ -4,8 +4,9 @@
 // ball passes the paddle. One player; the observation is 10x10x4 bools:
 // paddle, ball, the ball's previous cell (its trail), bricks.
 //
-// Actions: the minimal set {0 noop, 1 left, 3 right} (pgx's default; see
-// minatar_utils.h for use_minimal_action_set and sticky actions).
+// Actions: the minimal set {0 noop, 1 left, 3 right} (pgx's default), or
+// all six with use_minimal_action_set=False (up, down and fire then do
+// nothing); see minatar_utils.h for the options and sticky actions.
 #pragma once
 
 #include <algorithm>
@@ -23,12 +24,17 @@ namespace envpool_lite::pgx {
 class MinAtarBreakout {
  public:
   static constexpr int kNumPlayers = 1;
-  static constexpr int kNumActions = 3;
+  static constexpr int kNumActions = minatar::kNumFullActions;
+  // MinAtarBreakout.minimal_action_set (full action ids).
+  static constexpr std::array<int32_t, 3> kMinimalActionSet = {0, 1, 3};
   static constexpr int kChannels = 4;
   using ObsType = bool;
   static Config DefaultConfig() { return minatar::DefaultConfig(); }
   static void CheckConfig(const Config& config) {
-    minatar::CheckConfig(config, false);
+    minatar::CheckConfig(config);
+  }
+  static int NumActions(const Config& config) {
+    return minatar::NumActions(config, kMinimalActionSet);
   }
   static std::vector<int64_t> ObsShape(const Config&) {
     return {10, 10, kChannels};
@@ -38,7 +44,8 @@ class MinAtarBreakout {
   std::size_t ObsSize() const { return 10 * 10 * kChannels; }
 
   explicit MinAtarBreakout(const Config& config)
-      : sticky_action_prob_(minatar::StickyActionProb(config)) {}
+      : use_minimal_action_set_(config.GetBool("use_minimal_action_set")),
+        sticky_action_prob_(minatar::StickyActionProb(config)) {}
 
   // _init(rng): ball_start = jax.random.choice(rng, 2); _init_det: the
   // ball starts on row 3 at the left edge moving down-right (direction 2)
@@ -66,13 +73,13 @@ class MinAtarBreakout {
     step_count = 0;
   }
 
-  // MinAtarBreakout._step: the action indexes the minimal set, then
-  // _step draws the sticky action from the step key itself (its only
-  // draw) and runs _step_det.
+  // MinAtarBreakout._step: the action to its full id (an index into the
+  // minimal set, or the full id itself), then _step draws the sticky action
+  // from the step key itself (its only draw) and runs _step_det.
   void Step(int action, jax_random::Key key) {
     legal_action_mask.fill(true);
-    static constexpr int32_t kMinimalActionSet[kNumActions] = {0, 1, 3};
-    const int32_t full = kMinimalActionSet[action];
+    const int32_t full =
+        minatar::FullAction(use_minimal_action_set_, kMinimalActionSet, action);
     StepDet(
         minatar::StickyAction(key, sticky_action_prob_, last_action_, full));
   }
@@ -173,6 +180,7 @@ class MinAtarBreakout {
     terminated = terminal_;
   }
 
+  bool use_minimal_action_set_;
   float sticky_action_prob_;
   int32_t ball_y_ = 3;
   int32_t ball_x_ = 0;

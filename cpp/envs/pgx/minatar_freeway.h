@@ -10,7 +10,9 @@
 // > 0, wrapping 0..9) when its timer is 0, the timer then reloading to
 // |speed|.
 //
-// Actions: the minimal set {0 noop, 2 up, 4 down} (see minatar_utils.h).
+// Actions: the minimal set {0 noop, 2 up, 4 down}, or all six with
+// use_minimal_action_set=False (left, right and fire then do nothing); see
+// minatar_utils.h.
 #pragma once
 
 #include <algorithm>
@@ -29,12 +31,17 @@ namespace envpool_lite::pgx {
 class MinAtarFreeway {
  public:
   static constexpr int kNumPlayers = 1;
-  static constexpr int kNumActions = 3;
+  static constexpr int kNumActions = minatar::kNumFullActions;
+  // MinAtarFreeway.minimal_action_set (full action ids).
+  static constexpr std::array<int32_t, 3> kMinimalActionSet = {0, 2, 4};
   static constexpr int kChannels = 7;
   using ObsType = bool;
   static Config DefaultConfig() { return minatar::DefaultConfig(); }
   static void CheckConfig(const Config& config) {
-    minatar::CheckConfig(config, false);
+    minatar::CheckConfig(config);
+  }
+  static int NumActions(const Config& config) {
+    return minatar::NumActions(config, kMinimalActionSet);
   }
   static std::vector<int64_t> ObsShape(const Config&) {
     return {10, 10, kChannels};
@@ -44,7 +51,8 @@ class MinAtarFreeway {
   std::size_t ObsSize() const { return 10 * 10 * kChannels; }
 
   explicit MinAtarFreeway(const Config& config)
-      : sticky_action_prob_(minatar::StickyActionProb(config)) {}
+      : use_minimal_action_set_(config.GetBool("use_minimal_action_set")),
+        sticky_action_prob_(minatar::StickyActionProb(config)) {}
 
   // _init(rng): _random_speed_directions(rng), then _init_det: car i on
   // row i + 1 at column 0 with timer |speed| (_randomize_cars,
@@ -67,14 +75,15 @@ class MinAtarFreeway {
     step_count = 0;
   }
 
-  // MinAtarFreeway._step then _step(state, action, key): key0, key1 =
+  // MinAtarFreeway._step (the action to its full id) then
+  // _step(state, action, key): key0, key1 =
   // split(key); the sticky action from key0; speeds and directions from
   // key1 (drawn every step by pgx, used only when the chicken scores: drawn
   // here only then, which is the same value).
   void Step(int action, jax_random::Key key) {
     legal_action_mask.fill(true);
-    static constexpr int32_t kMinimalActionSet[kNumActions] = {0, 2, 4};
-    const int32_t full = kMinimalActionSet[action];
+    const int32_t full =
+        minatar::FullAction(use_minimal_action_set_, kMinimalActionSet, action);
     const int32_t a = minatar::StickyAction(
         minatar::SplitAt(key, 0), sticky_action_prob_, last_action_, full);
     StepDet(a, minatar::SplitAt(key, 1));
@@ -171,6 +180,7 @@ class MinAtarFreeway {
     }
   }
 
+  bool use_minimal_action_set_;
   float sticky_action_prob_;
   std::array<Car, 8> cars_{};
   int32_t pos_ = 9;

@@ -35,12 +35,18 @@ namespace envpool_lite::pgx {
 class MinAtarSeaquest {
  public:
   static constexpr int kNumPlayers = 1;
-  static constexpr int kNumActions = 6;
+  static constexpr int kNumActions = minatar::kNumFullActions;
+  // MinAtarSeaquest.minimal_action_set (full action ids).
+  static constexpr std::array<int32_t, 6> kMinimalActionSet = {0, 1, 2,
+                                                               3, 4, 5};
   static constexpr int kChannels = 10;
   using ObsType = bool;
   static Config DefaultConfig() { return minatar::DefaultConfig(); }
   static void CheckConfig(const Config& config) {
-    minatar::CheckConfig(config, true);
+    minatar::CheckConfig(config);
+  }
+  static int NumActions(const Config& config) {
+    return minatar::NumActions(config, kMinimalActionSet);
   }
   static std::vector<int64_t> ObsShape(const Config&) {
     return {10, 10, kChannels};
@@ -50,7 +56,8 @@ class MinAtarSeaquest {
   std::size_t ObsSize() const { return 10 * 10 * kChannels; }
 
   explicit MinAtarSeaquest(const Config& config)
-      : sticky_action_prob_(minatar::StickyActionProb(config)) {}
+      : use_minimal_action_set_(config.GetBool("use_minimal_action_set")),
+        sticky_action_prob_(minatar::StickyActionProb(config)) {}
 
   // _init: the State defaults (the key is not used).
   void Init(jax_random::Key) {
@@ -81,14 +88,16 @@ class MinAtarSeaquest {
     step_count = 0;
   }
 
-  // MinAtarSeaquest._step then _step(state, action, key): rngs =
+  // MinAtarSeaquest._step (the action to its full id: the minimal set
+  // maps each index to itself) then _step(state, action, key): rngs =
   // split(key, 6); the sticky action from rngs[0]; enemy_lr, is_sub and
   // enemy_y from rngs[1..3], diver_lr and diver_y from rngs[4..5] (pgx
   // draws all five every step; they are used only when the enemy or diver
   // spawn timer is 0, so drawn here only then).
   void Step(int action, jax_random::Key key) {
     legal_action_mask.fill(true);
-    const int32_t full = action;  // the minimal set is {0, ..., 5}
+    const int32_t full =
+        minatar::FullAction(use_minimal_action_set_, kMinimalActionSet, action);
     const int32_t a = minatar::StickyAction(
         minatar::SplitAt(key, 0), sticky_action_prob_, last_action_, full);
     StepDet(a, key);
@@ -467,6 +476,7 @@ class MinAtarSeaquest {
                                 kDiverMoveInterval};
   }
 
+  bool use_minimal_action_set_;
   float sticky_action_prob_;
   int32_t oxygen_ = kMaxOxygen;
   int32_t diver_count_ = 0;

@@ -7,8 +7,9 @@
 // One player; the observation is 10x10x6 bools: cannon, aliens, aliens
 // moving left, aliens moving right, friendly bullets, enemy bullets.
 //
-// Actions: the minimal set {0 noop, 1 left, 3 right, 5 fire} (see
-// minatar_utils.h).
+// Actions: the minimal set {0 noop, 1 left, 3 right, 5 fire}, or all six
+// with use_minimal_action_set=False (up and down then do nothing); see
+// minatar_utils.h.
 #pragma once
 
 #include <algorithm>
@@ -27,12 +28,17 @@ namespace envpool_lite::pgx {
 class MinAtarSpaceInvaders {
  public:
   static constexpr int kNumPlayers = 1;
-  static constexpr int kNumActions = 4;
+  static constexpr int kNumActions = minatar::kNumFullActions;
+  // MinAtarSpaceInvaders.minimal_action_set (full action ids).
+  static constexpr std::array<int32_t, 4> kMinimalActionSet = {0, 1, 3, 5};
   static constexpr int kChannels = 6;
   using ObsType = bool;
   static Config DefaultConfig() { return minatar::DefaultConfig(); }
   static void CheckConfig(const Config& config) {
-    minatar::CheckConfig(config, false);
+    minatar::CheckConfig(config);
+  }
+  static int NumActions(const Config& config) {
+    return minatar::NumActions(config, kMinimalActionSet);
   }
   static std::vector<int64_t> ObsShape(const Config&) {
     return {10, 10, kChannels};
@@ -42,7 +48,8 @@ class MinAtarSpaceInvaders {
   std::size_t ObsSize() const { return 10 * 10 * kChannels; }
 
   explicit MinAtarSpaceInvaders(const Config& config)
-      : sticky_action_prob_(minatar::StickyActionProb(config)) {}
+      : use_minimal_action_set_(config.GetBool("use_minimal_action_set")),
+        sticky_action_prob_(minatar::StickyActionProb(config)) {}
 
   // _init: the State defaults (the key is not used).
   void Init(jax_random::Key) {
@@ -67,12 +74,13 @@ class MinAtarSpaceInvaders {
     step_count = 0;
   }
 
-  // MinAtarSpaceInvaders._step then _step(state, action, key): the sticky
+  // MinAtarSpaceInvaders._step (the action to its full id) then
+  // _step(state, action, key): the sticky
   // action is drawn from the step key itself (its only draw).
   void Step(int action, jax_random::Key key) {
     legal_action_mask.fill(true);
-    static constexpr int32_t kMinimalActionSet[kNumActions] = {0, 1, 3, 5};
-    const int32_t full = kMinimalActionSet[action];
+    const int32_t full =
+        minatar::FullAction(use_minimal_action_set_, kMinimalActionSet, action);
     StepDet(
         minatar::StickyAction(key, sticky_action_prob_, last_action_, full));
   }
@@ -240,6 +248,7 @@ class MinAtarSpaceInvaders {
     if (alien_map_[9][pos_]) terminal_ = true;
   }
 
+  bool use_minimal_action_set_;
   float sticky_action_prob_;
   int32_t pos_ = 5;
   Map f_bullet_map_{};

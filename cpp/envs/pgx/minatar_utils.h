@@ -1,16 +1,19 @@
 // What pgx's five MinAtar games (pgx/minatar/*.py) share: their options,
-// the sticky action every _step draws first, and a fixed-size
-// jax.random.choice(key, a, p=p) for their spawn draws. (pgx's own
-// minatar/utils.py only draws SVGs; nothing of it is needed here.)
+// the action set's mapping and the sticky action that start every _step,
+// and a fixed-size jax.random.choice(key, a, p=p) for their spawn draws.
+// (pgx's own minatar/utils.py only draws SVGs; nothing of it is needed
+// here.)
 //
 // Options, as each game's constructor takes them:
 // - use_minimal_action_set (bool, default true): pgx's action space is
 //   the game's minimal action set (an action is an index into it, mapped
 //   to MinAtar's full action id, 0..5 = noop, left, up, right, down, fire)
-//   or, when false, all 6 full actions. PgxEnv<Game> sizes the action
-//   space and legal_action_mask from the compile-time Game::kNumActions,
-//   so a game whose minimal set is smaller than 6 can only be registered
-//   with its minimal set; CheckConfig refuses false for it. (Seaquest's
+//   or, when false, all 6 full actions (the action is the full id). pgx's
+//   legal_action_mask is all ones of the action space's size either way.
+//   Each game's kNumActions is 6 (the largest) and its NumActions(config)
+//   the size for the options (PgxEnv<Game> sizes the action space and the
+//   mask from it); its legal_action_mask holds 6 entries, all true, of
+//   which the adapter reports the first NumActions(config). (Seaquest's
 //   minimal set is all 6 actions, so both values are the same game.)
 // - sticky_action_prob (float, default 0.1): each _step first draws
 //   uniform(key) and replays the previous (full) action when it is below
@@ -21,8 +24,6 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
-#include <stdexcept>
-#include <string>
 
 #include "core/config.h"
 #include "core/jax_random.h"
@@ -35,16 +36,37 @@ inline Config DefaultConfig() {
           {"sticky_action_prob", 0.1}};
 }
 
-// Validates the options; `minimal_is_full` is true for a game whose minimal
-// action set is the full one (Seaquest).
-inline void CheckConfig(const Config& config, bool minimal_is_full) {
-  if (!config.GetBool("use_minimal_action_set") && !minimal_is_full) {
-    throw std::invalid_argument(
-        "option 'use_minimal_action_set' must be true: the full 6-action "
-        "set needs an action space sized from the options, which "
-        "PgxEnv<Game> (a compile-time kNumActions) does not support");
-  }
+// MinAtar's full action set: 0..5 = noop, left, up, right, down, fire.
+inline constexpr int kNumFullActions = 6;
+
+// Validates the options.
+inline void CheckConfig(const Config& config) {
+  config.GetBool("use_minimal_action_set");
   config.GetFloat("sticky_action_prob");  // finite (pgx asserts nothing)
+}
+
+// The action space's size (each game's NumActions): pgx's
+// legal_action_mask is jnp.ones(minimal_action_set.shape[0]) with the
+// minimal set, jnp.ones(6) without.
+template <std::size_t N>
+int NumActions(const Config& config,
+               const std::array<int32_t, N>& minimal_action_set) {
+  return config.GetBool("use_minimal_action_set")
+             ? static_cast<int>(minimal_action_set.size())
+             : kNumFullActions;
+}
+
+// The first line of every game's _step (MinAtar*._step), an action of the
+// action space to MinAtar's full action id:
+//   action = jax.lax.select(self.use_minimal_action_set,
+//                           self.minimal_action_set[action], action)
+// (PgxEnv's pool keeps the action inside the action space, so the gather
+// is in bounds.)
+template <std::size_t N>
+int32_t FullAction(bool use_minimal_action_set,
+                   const std::array<int32_t, N>& minimal_action_set,
+                   int action) {
+  return use_minimal_action_set ? minimal_action_set[action] : action;
 }
 
 // The probability as pgx compares it: `uniform(key) < sticky_action_prob`
@@ -58,7 +80,7 @@ inline float StickyActionProb(const Config& config) {
   return static_cast<float>(p);
 }
 
-// The first lines of every game's _step:
+// The first lines of every game's module-level _step:
 //   action = jax.lax.cond(jax.random.uniform(key) < sticky_action_prob,
 //                         lambda: state._last_action, lambda: action)
 inline int32_t StickyAction(jax_random::Key key, float sticky_action_prob,

@@ -24,7 +24,11 @@
 // - the fields current_player, terminated, truncated, rewards
 //   (std::array<float, kNumPlayers>), legal_action_mask
 //   (std::array<bool, kNumActions>) and step_count;
-// - optionally kIllegalActionPenalty (pgx's _illegal_action_penalty).
+// - optionally kIllegalActionPenalty (pgx's _illegal_action_penalty);
+// - optionally NumActions(config), where the options size the action
+//   space (MinAtar's use_minimal_action_set): the action space and
+//   legal_action_mask hold NumActions(config) actions, at most kNumActions
+//   (without it, kNumActions); the mask's entries past it are never read.
 #pragma once
 
 #include <algorithm>
@@ -55,6 +59,16 @@ class PgxEnv : public Env {
 
   static Config DefaultConfig() { return Game::DefaultConfig(); }
 
+  // The number of actions for these options: Game::NumActions(config)
+  // where the game has it, else kActions (the most it may return).
+  static int NumActions(const Config& config) {
+    if constexpr (requires { Game::NumActions(config); }) {
+      return Game::NumActions(config);
+    } else {
+      return kActions;
+    }
+  }
+
   // Observation: (num_players, ...) for a game of several players, every
   // player's view (pgx's observe(state, player_id)); the game's own shape
   // for a game of one. Info: current_player, legal_action_mask.
@@ -63,18 +77,22 @@ class PgxEnv : public Env {
     std::vector<int64_t> shape = Game::ObsShape(config);
     if (kPlayers > 1) shape.insert(shape.begin(), kPlayers);
     spec.obs = MakeBox<Obs>("obs", shape, Game::ObsLow(), Game::ObsHigh());
-    spec.action = MakeDiscrete("action", kActions);
+    const int num_actions = NumActions(config);
+    spec.action = MakeDiscrete("action", num_actions);
     spec.info.push_back(
         MakeBox<int32_t>("current_player", {}, {-1.0}, {double(kPlayers - 1)}));
     spec.info.push_back(
-        MakeBox<bool>("legal_action_mask", {kActions}, {0.0}, {1.0}));
+        MakeBox<bool>("legal_action_mask", {num_actions}, {0.0}, {1.0}));
     spec.num_players = kPlayers;
     spec.max_episode_steps = config.GetInt("max_episode_steps", 0, kMaxSteps);
     Game::CheckConfig(config);
     return spec;
   }
 
-  PgxEnv(const Config& config, uint64_t seed) : game_(config) { Seed(seed); }
+  PgxEnv(const Config& config, uint64_t seed)
+      : game_(config), num_actions_(NumActions(config)) {
+    Seed(seed);
+  }
 
   void Seed(uint64_t seed) override {
     key_ = jax_random::PRNGKey(static_cast<int64_t>(seed));
@@ -93,6 +111,8 @@ class PgxEnv : public Env {
     if (game_.terminated) game_.legal_action_mask.fill(true);
   }
 
+  // The pool checks the action against the spec's Discrete(NumActions),
+  // so `a` indexes legal_action_mask in range.
   StepResult Step(const void* action) override {
     const int a = *static_cast<const int32_t*>(action);
     auto [next, step_key] = jax_random::Split2(key_);
@@ -127,8 +147,8 @@ class PgxEnv : public Env {
       game_.Observe(p, obs + static_cast<std::size_t>(p) * kObsSize());
     }
     *row.Info<int32_t>(0) = game_.current_player;
-    std::copy(game_.legal_action_mask.begin(), game_.legal_action_mask.end(),
-              row.Info<bool>(1));
+    std::copy_n(game_.legal_action_mask.begin(), num_actions_,
+                row.Info<bool>(1));
   }
 
   DebugState Debug() const override {
@@ -143,6 +163,7 @@ class PgxEnv : public Env {
   std::size_t kObsSize() const { return game_.ObsSize(); }
 
   Game game_;
+  int num_actions_;  // NumActions(config)
   jax_random::Key key_{};
   bool first_init_ = true;
 };
