@@ -6,7 +6,8 @@ is installed (EnvPool, gymnasium's SyncVectorEnv and AsyncVectorEnv, a plain
 for-loop over one gymnasium env; for ViZDoom, vizdoom's own gymnasium env; for
 Atari, ale-py's AtariVectorEnv, and gymnasium's envs wrapped in
 AtariPreprocessing + FrameStackObservation with the same settings; for
-MuJoCo, gymnasium's own MuJoCo envs). Repeats are interleaved across systems so
+MuJoCo, gymnasium's own MuJoCo envs; for pgx's games, pgx itself, jitted and
+vmapped on the CPU). Repeats are interleaved across systems so
 that machine noise hits all of them alike; the median is reported with the
 spread (min-max).
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import functools
 import gc
 import importlib.metadata
 import json
@@ -66,6 +68,9 @@ class Task:
     limit_envs: int = 1  # the single-thread limit over envs 0 .. limit_envs - 1 (a pool whose envs differ by index: MT10's ten tasks)
     procgen: tuple = ()  # Procgen: (game, distribution mode), for procgen's own gym3 env
     env_id: str | None = None  # the id to make, where name is a label (a task with other options)
+    envpool_id: str | None = None  # EnvPool's id, where it differs (pgx's games: Go9x9-v1 for go_9x9)
+    pgx: str = ""  # pgx: pgx.make's id, for pgx's own jitted loop; random actions are legal ones on every system
+    has_limit: bool = True  # False: no single-thread limit (its C++ loop's uniform random actions would be illegal moves)
     # (build/compat group, module): imported before gymnasium.make, for a
     # reference that registers its ids on import (minigrid); group "": the
     # module installed beside envpool_lite (gymnasium_robotics)
@@ -208,6 +213,21 @@ TASKS = {
         name: Task(name, name, headline=(), full=((1, 1, 1), (16, 8, 2)), quick=(), steps=steps, limit_steps=steps, gymnasium_import=("highway_oracle", "highway_env"))
         for name, steps in (("highway-v0", 4000), ("intersection-v1", 4000), ("parking-v0", 8000))
     },
+    # pgx 2.6.0's games (pgx's ids), beside EnvPool 1.2.5's ports (Go9x9-v1,
+    # Chess-v1; it has no MinAtar) and pgx itself. Random actions are legal
+    # ones on every system: uniform ones would end nearly every board game at
+    # once as an illegal move (a loss in pgx). The pools draw each env's
+    # action uniformly among the legal ones of the mask just received
+    # (info["legal_action_mask"]: numpy's argmax of mask x uniform noise, the
+    # same cost for both); pgx draws it in JAX (act_randomly) inside its
+    # jitted step. pgx has no async batch: at 64:32:2 every call steps all 64
+    # games. The board games have no single-thread limit (its C++ loop's
+    # uniform random actions would measure illegal moves and resets, not
+    # play); MinAtar's actions are all legal. Only in --full (and --tasks).
+    **{
+        name: Task(name, None, headline=(), full=((1, 1, 1), (64, 32, 2)), quick=(), steps=steps, envpool_id=envpool_id, pgx=name, has_limit=has_limit)
+        for name, envpool_id, steps, has_limit in (("go_9x9", "Go9x9-v1", 32000, False), ("chess", "Chess-v1", 8000, False), ("minatar-breakout", None, 64000, True))
+    },
     # From pixels: 84x84 frames of camera 0, drawn by each env's thread
     # (software OpenGL here). EnvPool 1.2.5's from_pixels aborts without a
     # GL context; the peer is dm_control's pixels.Wrapper loop.
@@ -295,6 +315,8 @@ def _random_actions(task: Task, batch: int, rng: np.random.Generator, count: int
 def _run_pool_async(env, task: Task, cfg: Config, steps: int) -> float:
     """The EnvPool-style loop shared by envpool_lite and EnvPool: send the
     batch's actions, receive the next batch."""
+    if task.pgx:
+        return _run_pool_legal(env, task, cfg, steps)
     rng = np.random.default_rng(0)
     actions = _random_actions(task, cfg.batch_size, rng)
     env.async_reset()
@@ -307,6 +329,31 @@ def _run_pool_async(env, task: Task, cfg: Config, steps: int) -> float:
     for i in range(batches):
         env.send(actions[i % 64], env_id)
         env_id = env.recv()[-1]["env_id"]
+    return batches * cfg.batch_size / (time.perf_counter() - start)
+
+
+def _legal_actions(mask: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    """One uniformly random legal action per row of the mask (env, action):
+    the legal action with the most uniform noise."""
+    return np.argmax(mask * noise, axis=1).astype(np.int32)
+
+
+def _run_pool_legal(env, task: Task, cfg: Config, steps: int) -> float:
+    """_run_pool_async for pgx's games: each batch's actions are drawn among
+    the legal ones of the batch just received (info["legal_action_mask"],
+    one row per env, the envs of info["env_id"])."""
+    rng = np.random.default_rng(0)
+    noise = [rng.random((cfg.batch_size, action_space(task).n), dtype=np.float32) for _ in range(16)]
+    env.async_reset()
+    info = env.recv()[-1]
+    for i in range(max(20, steps // cfg.batch_size // 10)):  # warm-up
+        env.send(_legal_actions(info["legal_action_mask"], noise[i % 16]), info["env_id"])
+        info = env.recv()[-1]
+    batches = max(1, steps // cfg.batch_size)
+    start = time.perf_counter()
+    for i in range(batches):
+        env.send(_legal_actions(info["legal_action_mask"], noise[i % 16]), info["env_id"])
+        info = env.recv()[-1]
     return batches * cfg.batch_size / (time.perf_counter() - start)
 
 
@@ -357,8 +404,8 @@ def run_envpool(task: Task, cfg: Config, steps: int) -> float:
         # Measured here: its make() aborts the process ("an OpenGL platform
         # library has not been loaded") where it has no GL context of its own.
         raise Skip("EnvPool 1.2.5's from_pixels aborts without an OpenGL context")
-    if task.make_id not in envpool.list_all_envs():
-        raise Skip(f"EnvPool {getattr(envpool, '__version__', '')} has no {task.make_id}")
+    if (task.envpool_id or task.make_id) not in envpool.list_all_envs():
+        raise Skip(f"EnvPool {getattr(envpool, '__version__', '')} has no {task.envpool_id or task.make_id}")
     with _scratch_cwd(task.vizdoom_gym_id is not None):  # its ViZDoom engines write _vizdoom files there
         return _run_envpool(envpool, task, cfg, steps)
 
@@ -368,7 +415,7 @@ def _run_envpool(envpool, task: Task, cfg: Config, steps: int) -> float:
 
     with warnings.catch_warnings():  # EnvPool's own space warnings
         warnings.simplefilter("ignore")
-        env = envpool.make(task.make_id, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0, **task.options)
+        env = envpool.make(task.envpool_id or task.make_id, env_type="gymnasium", num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=0, **task.options)
     try:
         return _run_pool_async(env, task, cfg, steps)
     finally:
@@ -716,6 +763,57 @@ def run_ale_vector(task: Task, cfg: Config, steps: int) -> float:
         env.close()
 
 
+@functools.cache
+def _pgx_functions(env_id: str, num_envs: int) -> tuple:
+    """pgx's init and step of num_envs games, vmapped and jitted as pgx's
+    users run them: one call draws a random legal action per game
+    (act_randomly: a categorical over log(mask)), steps every game and
+    starts a new one where one ended (pgx's auto_reset), splitting the keys.
+    Made once per game and num_envs, so every repeat runs the compiled
+    function."""
+    import jax
+    import pgx
+    from pgx.experimental import act_randomly, auto_reset
+
+    env = pgx.make(env_id)
+    step = jax.vmap(auto_reset(env.step, env.init))
+
+    @jax.jit
+    def step_all(state, key):
+        key, action_key, step_key = jax.random.split(key, 3)
+        action = act_randomly(action_key, state.legal_action_mask)
+        return step(state, action, jax.random.split(step_key, num_envs)), key
+
+    return jax.jit(jax.vmap(env.init)), step_all
+
+
+def run_pgx(task: Task, cfg: Config, steps: int) -> float:
+    """pgx itself on the CPU: jax.jit(jax.vmap(...)) over num_envs games
+    (_pgx_functions), timed after warm-up calls (the first compiles) up to
+    block_until_ready. It has no async batch: every call steps all num_envs
+    games, whatever batch_size (64:32:2 steps 64 a call), and XLA's CPU
+    runtime picks its own threads, whatever num_threads."""
+    if not task.pgx:
+        raise Skip("not a pgx task")
+    try:
+        import jax
+
+        init, step = _pgx_functions(task.pgx, cfg.num_envs)
+    except ImportError:
+        raise Skip("pgx not installed", missing=True) from None
+    key, init_key = jax.random.split(jax.random.PRNGKey(0))
+    state = init(jax.random.split(init_key, cfg.num_envs))
+    for _ in range(10):  # warm-up
+        state, key = step(state, key)
+    jax.block_until_ready(state)
+    calls = max(1, steps // cfg.num_envs)
+    start = time.perf_counter()
+    for _ in range(calls):
+        state, key = step(state, key)
+    jax.block_until_ready(state)
+    return calls * cfg.num_envs / (time.perf_counter() - start)
+
+
 SYSTEMS: dict[str, Callable[[Task, Config, int], float]] = {
     "envpool_lite": run_envpool_lite,
     "envpool": run_envpool,
@@ -727,6 +825,7 @@ SYSTEMS: dict[str, Callable[[Task, Config, int], float]] = {
     "dm_control_loop": run_dm_control_loop,
     "procgen_gym3": run_procgen_gym3,
     "metaworld_loop": run_metaworld_loop,
+    "pgx": run_pgx,
     # The distributed pool (make(..., num_workers=K)) on a local Ray cluster:
     # not in the default run (it needs the [ray] extra and measures Ray's
     # overhead rather than a peer); ask for it with --systems.
@@ -752,7 +851,7 @@ def steps_for(system: str, cfg: Config, scale: str) -> int:
 
 def versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
-    for pkg in ["envpool_lite", "envpool", "gymnasium", "numpy", "dm-env", "ale-py", "vizdoom", "dm_control", "mujoco", "box2d", "pygame-ce"]:
+    for pkg in ["envpool_lite", "envpool", "gymnasium", "numpy", "dm-env", "ale-py", "vizdoom", "dm_control", "mujoco", "box2d", "pygame-ce", "jax", "pgx"]:
         try:
             out[pkg] = importlib.metadata.version(pkg)
         except importlib.metadata.PackageNotFoundError:
@@ -920,8 +1019,11 @@ def main(argv: list[str] | None = None) -> dict:
         for task in tasks:
             if not task_configs(task):
                 continue  # not in this scale's run (--full's dm_control tasks)
-            limits[task.name] = single_thread_limit(task, repeats, run_scale)
-            progress.note(f"{task.name}: single-thread limit {limits[task.name]:,.0f} steps/s")
+            if task.has_limit:
+                limits[task.name] = single_thread_limit(task, repeats, run_scale)
+                progress.note(f"{task.name}: single-thread limit {limits[task.name]:,.0f} steps/s")
+            else:
+                progress.note(f"{task.name}: no single-thread limit (its C++ loop's uniform random actions would be illegal moves)")
             # The peers that did not run, said once per task: system ->
             # reason -> the settings it applies to.
             left_out: dict[str, dict[str, list[str]]] = {}
@@ -968,7 +1070,7 @@ def main(argv: list[str] | None = None) -> dict:
                             "min": min(values),
                             "max": max(values),
                             "runs": values,
-                            "efficiency": med / (cfg.num_threads * limits[task.name]),
+                            "efficiency": med / (cfg.num_threads * limits[task.name]) if task.name in limits else None,
                         }
                     )
             if left_out:
@@ -1027,9 +1129,8 @@ def print_table(report: dict) -> None:
         if r["system"].startswith("ray_") and key in own:  # the distributed pool: against the in-process one
             ratio += f" ({r['steps_per_s'] / own[key]:.0%} of in-process)"
         spread = f"{r['min']:,.0f}-{r['max']:,.0f}"
-        table.append(
-            [r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]), r["system"], f"{r['steps_per_s']:,.0f}", f"{r['frames_per_s']:,.0f}", spread, ratio, f"{r['efficiency']:.0%}"]
-        )
+        efficiency = "-" if r["efficiency"] is None else f"{r['efficiency']:.0%}"  # no single-thread limit: pgx's board games
+        table.append([r["task"], str(r["num_envs"]), str(r["batch_size"]), str(r["num_threads"]), r["system"], f"{r['steps_per_s']:,.0f}", f"{r['frames_per_s']:,.0f}", spread, ratio, efficiency])
     limits = ", ".join(f"{t} {v:,.0f} steps/s" for t, v in report["single_thread_limit_steps_per_s"].items())
     title = f"Throughput on {report['machine']['cpu']} ({report['machine']['cores']} cores), median of {report['repeats']}; single-thread C++ limit: {limits}"
     try:
