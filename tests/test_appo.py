@@ -170,6 +170,20 @@ def test_inverted_pendulum_reaches_900(tmp_path):
     assert result["reached_target"], f"recent return {result['recent_return']:.1f} after {result['global_step']} steps"
 
 
+def test_minatar_preset_trains_on_pgx_planes(tmp_path):
+    """pgx's MinAtar games (bool (10, 10, C) planes) take pgx's example
+    network, and a few updates of the minatar preset run (learning to pgx's
+    return takes some 20M steps: trainers/README.md)."""
+    assert appo.env_family("minatar-breakout") == "minatar"
+    spec = envpool_lite.make_spec("minatar-breakout")
+    model = appo.ActorCritic(spec.observation_space, spec.action_space, cnn="minatar")
+    logits, value = model(torch.zeros(5, 10, 10, 4, dtype=torch.bool))
+    assert logits.shape == (5, 3) and value.shape == (5,)
+    preset = {k: v for k, v in appo.PRESETS["minatar"].items() if k != "total_steps"}
+    result = appo.train(quiet(**{**preset, "num_envs": 16, "env_batch_size": 8, "batch_rollouts": 8}, env_id="minatar-breakout", total_steps=16 * 32 * 4, run_dir=str(tmp_path)))
+    assert result["global_step"] >= 16 * 32 * 4
+
+
 def params(model):
     return {k: v.detach().clone() for k, v in model.state_dict().items()}
 

@@ -104,7 +104,7 @@ class Config:
     norm_adv: bool = True
     reward_scale: float = 1.0  # the learner's rewards are multiplied by this (returns are reported unscaled)
     hidden: int = 64  # MLP width (vector and MiniGrid observations)
-    cnn: str = "nature"  # pixels: "nature" (Mnih 2015: 32-64-64 convs, 512 units) or "small" (Mnih 2013 / A3C: 16-32, 256; ~3x fewer FLOPs)
+    cnn: str = "nature"  # pixels: "nature" (Mnih 2015: 32-64-64 convs, 512 units), "small" (Mnih 2013 / A3C: 16-32, 256; ~3x fewer FLOPs) or "minatar" (pgx's MinAtar example: (H, W, C) planes)
     # Atari
     episodic_life: bool = True
     reward_clip: bool = True
@@ -169,6 +169,23 @@ PRESETS = {
         num_minibatches=2,
         reward_scale=0.1,
     ),
+    # pgx's MinAtar games: pgx's own PPO example's network and settings
+    # (lr 3e-4, 3 epochs, clip 0.2, entropy 0.01, minibatches of 4,096
+    # steps), with fewer envs (256, batches of 128) for a 2-core CPU.
+    "minatar": dict(
+        torch_threads=1,
+        total_steps=20_000_000,
+        cnn="minatar",
+        num_envs=256,
+        env_batch_size=128,
+        rollout=32,
+        batch_rollouts=256,  # 8,192 steps per update
+        lr=3e-4,
+        ent_coef=0.01,
+        clip_coef=0.2,
+        num_epochs=3,
+        num_minibatches=2,
+    ),
     # MiniGrid's grid worlds (the agent's view, one-hot ids). Set for
     # DoorKey-5x5 (sparse reward: 1 - 0.9 * steps / 250 at the goal): seeds
     # 1-5 reach a mean return of 0.9 (last 100 games) in 45k-72k steps.
@@ -192,6 +209,8 @@ def env_family(env_id: str) -> str:
     if family in ("mujoco", "minigrid"):
         return family
     shape = envpool_lite.make_spec(env_id).observation_space.shape
+    if family == "pgx" and len(shape) == 3:
+        return "minatar"  # pgx's MinAtar games: (10, 10, C) bool planes
     return "atari" if len(shape) == 3 else "vector"
 
 
@@ -238,7 +257,27 @@ class ActorCritic(nn.Module):
         self.pixels = len(obs_space.shape) == 3 and not grid
         self.discrete = hasattr(action_space, "n")
         out = int(action_space.n) if self.discrete else int(np.prod(action_space.shape))
-        if self.pixels:
+        self.planes = cnn == "minatar"
+        if self.pixels and self.planes:
+            # pgx's MinAtar PPO example's network: (H, W, C) planes, a 2x2
+            # convolution (haiku's same padding: one row and column after), 2x2
+            # average pooling, 64 units,
+            # then a tanh MLP (2 x 64) for each head.
+            h, w, c = obs_space.shape
+            self.torso = nn.Sequential(
+                nn.ZeroPad2d((0, 1, 0, 1)), layer_init(nn.Conv2d(c, 32, 2)), nn.ReLU(), nn.AvgPool2d(2),
+                nn.Flatten(), layer_init(nn.Linear(32 * (h // 2) * (w // 2), 64)), nn.ReLU(),
+            )  # fmt: skip
+
+            def head(n_out, std):
+                return nn.Sequential(
+                    layer_init(nn.Linear(64, 64)), nn.Tanh(),
+                    layer_init(nn.Linear(64, 64)), nn.Tanh(),
+                    layer_init(nn.Linear(64, n_out), std=std),
+                )  # fmt: skip
+
+            self.actor, self.critic = head(out, 0.01), head(1, 1.0)
+        elif self.pixels:
             c = obs_space.shape[0]
             if cnn == "nature":
                 self.torso = nn.Sequential(
@@ -256,7 +295,7 @@ class ActorCritic(nn.Module):
                 )  # fmt: skip
                 width = 256
             else:
-                raise ValueError(f"cnn must be 'nature' or 'small', not {cnn!r}")
+                raise ValueError(f"cnn must be 'nature', 'small' or 'minatar', not {cnn!r}")
             with torch.no_grad():
                 n = self.torso(torch.zeros(1, *obs_space.shape)).shape[1]
             self.torso.append(layer_init(nn.Linear(n, width)))
@@ -281,7 +320,9 @@ class ActorCritic(nn.Module):
 
     def forward(self, obs: torch.Tensor):
         """(action-distribution parameters, value) for a batch of observations."""
-        if self.pixels:
+        if self.pixels and self.planes:
+            x = self.torso(obs.float().permute(0, 3, 1, 2))
+        elif self.pixels:
             x = self.torso(obs.float() / 255.0)
         elif self.grid:
             x = one_hot_grid(obs)

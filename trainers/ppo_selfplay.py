@@ -50,7 +50,8 @@ class Args:
     ent_coef: float = 0.01  # entropy bonus
     vf_coef: float = 0.5  # value loss weight
     max_grad_norm: float = 0.5  # gradient clipping (norm)
-    hidden: int = 256  # units per hidden layer (two layers)
+    hidden: int = 256  # units of the hidden layer(s) before the heads
+    channels: int = 64  # convolution channels for board observations (0: an MLP)
     eval_games: int = 1000  # greedy games against a random player at the end
     threads: int = 2  # torch's CPU threads
 
@@ -65,13 +66,30 @@ def parse_args() -> Args:
 
 
 class Agent(nn.Module):
-    def __init__(self, obs_size: int, actions: int, hidden: int):
+    """A board (H, W, C) goes through two 3x3 convolutions (the same
+    patterns anywhere on the board), anything else through an MLP; then a
+    policy head (illegal moves masked out) and a value head."""
+
+    def __init__(self, obs_shape: tuple, actions: int, hidden: int, channels: int):
         super().__init__()
-        self.body = nn.Sequential(nn.Flatten(), nn.Linear(obs_size, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
+        self.board = len(obs_shape) == 3 and channels > 0
+        if self.board:
+            h, w, c = obs_shape
+            self.shape = (h, w, c)
+            self.body = nn.Sequential(
+                nn.Conv2d(c, channels, 3, padding=1), nn.ReLU(),
+                nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU(),
+                nn.Flatten(), nn.Linear(channels * h * w, hidden), nn.ReLU(),
+            )  # fmt: skip
+        else:
+            size = int(np.prod(obs_shape))
+            self.body = nn.Sequential(nn.Flatten(), nn.Linear(size, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
         self.policy = nn.Linear(hidden, actions)
         self.value = nn.Linear(hidden, 1)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor):
+        if self.board:
+            obs = obs.reshape(-1, *self.shape).permute(0, 3, 1, 2)
         h = self.body(obs)
         logits = self.policy(h).masked_fill(~mask, -1e9)
         return torch.distributions.Categorical(logits=logits), self.value(h).squeeze(-1)
@@ -132,24 +150,29 @@ def main(args: Args) -> dict:
     env = envpool_lite.make_flat_agents(args.env_id, num_envs=args.num_envs, seed=args.seed)
     rows = env.num_agents
     obs_size = int(np.prod(env.single_observation_space.shape))
-    agent = Agent(obs_size, int(env.single_action_space.n), args.hidden)
+    agent = Agent(env.single_observation_space.shape, int(env.single_action_space.n), args.hidden, args.channels)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     start = time.time()
     obs, info = env.reset()
     resetting = np.zeros(rows, bool)  # this step resets the row's game: nobody acts
     steps = 0
+    # Slot 0 of a rollout holds each row's last transition of the rollout
+    # before, when its outcome was still open (the rewards of the opponent's
+    # reply, or the game's end, arrive after it): it trains in this rollout.
     T, A = args.num_steps, int(env.single_action_space.n)
-    obs_buf = torch.zeros((T, rows, obs_size))
-    mask_buf = torch.zeros((T, rows, A), dtype=torch.bool)
-    action_buf = torch.zeros((T, rows), dtype=torch.long)
-    logp_buf = torch.zeros((T, rows))
+    obs_buf = torch.zeros((T + 1, rows, obs_size))
+    mask_buf = torch.zeros((T + 1, rows, A), dtype=torch.bool)
+    action_buf = torch.zeros((T + 1, rows), dtype=torch.long)
+    logp_buf = torch.zeros((T + 1, rows))
+    values = np.zeros((T + 1, rows), np.float32)
+    carried = np.zeros(rows, bool)
     while steps < args.total_timesteps:
-        values = np.zeros((T, rows), np.float32)
-        rewards = np.zeros((T, rows), np.float32)
-        dones = np.zeros((T, rows), np.float32)
-        valid = np.zeros((T, rows), bool)
-        last = np.full(rows, -1)  # each row's last transition in this rollout
-        for t in range(T):
+        rewards = np.zeros((T + 1, rows), np.float32)
+        dones = np.zeros((T + 1, rows), np.float32)
+        valid = np.zeros((T + 1, rows), bool)
+        valid[0] = carried
+        last = np.where(carried, 0, -1)  # each row's last transition in the buffers
+        for t in range(1, T + 1):
             with torch.no_grad():
                 o, m = as_tensors(obs, info["action_mask"])
                 dist, value = agent(o, m)
@@ -160,8 +183,7 @@ def main(args: Args) -> dict:
             last[valid[t]] = t
             obs, reward, terminated, truncated, info = env.step(action.numpy().astype(np.int32))
             ended = terminated | truncated
-            credit = ~resetting & (last >= 0)
-            rows_ = np.flatnonzero(credit)
+            rows_ = np.flatnonzero(~resetting & (last >= 0))
             rewards[last[rows_], rows_] += reward[rows_]
             dones[last[rows_], rows_] = np.maximum(dones[last[rows_], rows_], ended[rows_])
             resetting = ended
@@ -170,11 +192,22 @@ def main(args: Args) -> dict:
             o, m = as_tensors(obs, info["action_mask"])
             _, last_values = agent(o, m)
         adv = gae(rewards, values, dones, valid, last_values.numpy(), args.gamma, args.gae_lambda)
-        flat = torch.as_tensor(valid.reshape(-1))
-        b_obs, b_mask = obs_buf.reshape(T * rows, -1)[flat], mask_buf.reshape(T * rows, A)[flat]
+        # A row's last transition whose game goes on waits for the next rollout.
+        has = np.flatnonzero(last >= 0)
+        open_ = has[dones[last[has], has] == 0]
+        train = valid.copy()
+        train[last[open_], open_] = False
+        carried = np.zeros(rows, bool)
+        carried[open_] = True
+        flat = torch.as_tensor(train.reshape(-1))
+        b_obs, b_mask = obs_buf.reshape((T + 1) * rows, -1)[flat], mask_buf.reshape((T + 1) * rows, A)[flat]
         b_action, b_logp = action_buf.reshape(-1)[flat], logp_buf.reshape(-1)[flat]
         b_adv = torch.as_tensor(adv.reshape(-1))[flat]
         b_ret = b_adv + torch.as_tensor(values.reshape(-1))[flat]
+        idx = torch.as_tensor(last[open_])
+        for buf in (obs_buf, mask_buf, action_buf, logp_buf):
+            buf[0, open_] = buf[idx, open_]
+        values[0, open_] = values[last[open_], open_]
         size = len(b_adv)
         minibatch = max(size // args.num_minibatches, 1)
         for _ in range(args.update_epochs):
