@@ -92,3 +92,16 @@ def test_out_of_range_action_is_refused_and_pool_goes_on():
         env.step(np.array([0, 0], np.int32))
     finally:
         env.close()
+
+
+def test_dm_face_reward_has_the_player_axis():
+    env = envpool_lite.make_dm("connect_four", num_envs=2)
+    try:
+        assert env.reward_spec().shape == (2,)
+        ts = env.reset()
+        assert ts.observation.obs.shape == (2, 2, 6, 7, 2)
+        ts = env.step(np.array([3, 3], np.int32))
+        assert ts.reward.shape == (2, 2) and ts.reward.dtype == env.reward_spec().dtype
+        assert env.spec.state_array_spec["reward"].shape == [2]
+    finally:
+        env.close()

@@ -42,6 +42,7 @@ class Args:
     num_steps: int = 32  # env steps per rollout
     total_timesteps: int = 1_000_000  # env steps over all games
     learning_rate: float = 2.5e-4  # Adam's step size
+    anneal_lr: bool = True  # the step size falls linearly to 0 over the run (CleanRL's default)
     gamma: float = 0.99  # discount, per own move
     gae_lambda: float = 0.95  # GAE's lambda
     num_minibatches: int = 4  # minibatches per epoch
@@ -61,7 +62,11 @@ def parse_args() -> Args:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     for field in dataclasses.fields(Args):
-        parser.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default)
+        flag = "--" + field.name.replace("_", "-")
+        if isinstance(field.default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=field.default)
+        else:
+            parser.add_argument(flag, type=type(field.default), default=field.default)
     return Args(**vars(parser.parse_args()))
 
 
@@ -167,6 +172,8 @@ def main(args: Args) -> dict:
     values = np.zeros((T + 1, rows), np.float32)
     carried = np.zeros(rows, bool)
     while steps < args.total_timesteps:
+        if args.anneal_lr:
+            optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - steps / args.total_timesteps)
         rewards = np.zeros((T + 1, rows), np.float32)
         dones = np.zeros((T + 1, rows), np.float32)
         valid = np.zeros((T + 1, rows), bool)

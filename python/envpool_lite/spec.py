@@ -356,7 +356,7 @@ class EnvSpec:
             states[f"info:{info['name']}"] = _array_spec(info)
         states["elapsed_step"] = _scalar_spec(np.int32)
         states["done"] = _scalar_spec(np.bool_)
-        states["reward"] = _scalar_spec(self.reward_dtype)
+        states["reward"] = _scalar_spec(self.reward_dtype, shape=(self.num_players,) if self.num_players > 1 else ())
         states["discount"] = _scalar_spec(np.float32, 0.0, 1.0)
         states["step_type"] = _scalar_spec(np.int32, 0, 2)
         states["trunc"] = _scalar_spec(np.bool_)
@@ -398,7 +398,9 @@ class EnvSpec:
     def reward_spec(self):
         import dm_env.specs
 
-        return dm_env.specs.Array((), self.reward_dtype, name="reward")
+        # A multi-player task's reward has the player axis.
+        shape = (self.num_players,) if self.num_players > 1 else ()
+        return dm_env.specs.Array(shape, self.reward_dtype, name="reward")
 
     def discount_spec(self):
         import dm_env.specs
