@@ -39,8 +39,8 @@ class Args:
     env_id: str = "connect_four"  # a turn-based multi-player task
     seed: int = 1  # the pools' seed and torch's
     num_envs: int = 64  # games played together
-    num_steps: int = 32  # env steps per rollout
-    total_timesteps: int = 1_000_000  # env steps over all games
+    num_steps: int = 128  # env steps per rollout
+    total_timesteps: int = 2_000_000  # env steps over all games
     learning_rate: float = 2.5e-4  # Adam's step size
     anneal_lr: bool = True  # the step size falls linearly to 0 over the run (CleanRL's default)
     gamma: float = 0.99  # discount, per own move
