@@ -248,6 +248,91 @@ def test_mujoco_reset_state_in_info():
     assert out.strip() == "ok"
 
 
+def test_dm_control_reset_state_in_the_observation():
+    """EnvPool's reset-state fields of the dm_control tasks, in the dm face's
+    observation under EnvPool's names (its tests test hasattr): dm_control's
+    env put in that state as EnvPool's alignment test puts it steps to the
+    same observations bit for bit, through three resets: cheetah's qpos0 is
+    the drawn qpos, before its 200 settling steps; reacher's target, fish's
+    target0 and point_mass hard's wrap_prm are model parameters;
+    manipulator's random_info reports init type 3 where the object moves
+    after a rejected draw (dm_control's loop keeps that velocity; EnvPool's
+    test restores it for 3 only: the third reset here). envpool_lite's own
+    pools have none of the fields, and make() refuses the option."""
+    out = run_with(
+        (),
+        """
+        import numpy as np, dm_env, envpool, envpool_lite
+        from dm_control import suite
+        fields = {
+            "AcrobotSwingup-v1": ["qpos0"], "CartpoleBalance-v1": ["qpos0", "qvel0"],
+            "FingerTurnEasy-v1": ["qpos0", "target"], "FishSwim-v1": ["qpos0", "target0"],
+            "LqrLqr21-v1": ["qpos0", "qvel0", "stiffness0"],
+            "ManipulatorBringBall-v1": ["qpos0", "random_info"], "PointMassHard-v1": ["qpos0", "wrap_prm"],
+            "QuadrupedWalk-v1": ["qpos0", "qvel0", "qacc_warmstart0", "act0", "hfield0"],
+            "ReacherHard-v1": ["qpos0", "target"], "StackerStack2-v1": ["qpos0", "qvel0", "qacc_warmstart0", "target0"],
+            "SwimmerSwimmer6-v1": ["qpos0", "target0"], "DogStand-v1": ["qpos0", "qvel0", "qacc_warmstart0", "act0"],
+        }
+        for task_id, names in fields.items():
+            env = envpool.make_dm(task_id, num_envs=1)
+            ts = env.reset()
+            plain = envpool_lite.make_dm(task_id, num_envs=1).reset().observation._fields
+            own = [f for f in ts.observation._fields if f not in plain]
+            assert own == names, (task_id, own)
+        def restore(ref, ts, domain, task):
+            p = ref.physics
+            with p.reset_context():
+                p.data.qpos = ts.observation.qpos0[0]
+                if domain == "cheetah":
+                    for _ in range(200):
+                        p.step()
+                    p.data.time = 0
+                elif domain == "reacher":
+                    p.named.model.geom_pos["target", ["x", "y"]] = ts.observation.target[0]
+                elif domain == "fish":
+                    p.named.model.geom_pos["target"] = ts.observation.target0[0]
+                elif domain == "point_mass":
+                    p.model.wrap_prm = ts.observation.wrap_prm[0]
+                elif domain == "manipulator":
+                    tx, tz, ta, kind, ox, oz, oa, vx = ts.observation.random_info[0]
+                    p.named.model.body_pos["target_ball", ["x", "z"]] = tx, tz
+                    p.named.model.body_quat["target_ball", ["qw", "qy"]] = np.cos(ta / 2), np.sin(ta / 2)
+                    if kind == 3:
+                        p.data.qvel[p.model.name2id("ball_x", "joint")] = vx
+                    return kind
+        kinds = []
+        for task_id, domain, task in [("CheetahRun-v1", "cheetah", "run"), ("ReacherHard-v1", "reacher", "hard"), ("FishSwim-v1", "fish", "swim"), ("PointMassHard-v1", "point_mass", "hard"), ("ManipulatorBringBall-v1", "manipulator", "bring_ball")]:
+            env = envpool.make_dm(task_id, num_envs=1)
+            ref = suite.load(domain, task)
+            rng = np.random.default_rng(0)
+            spec = ref.action_spec()
+            for episode in range(3):
+                ref.reset()
+                ts = env.reset(np.array([0]))
+                kinds.append((task_id, restore(ref, ts, domain, task)))
+                qpos0 = ts.observation.qpos0.copy()
+                for t in range(30):
+                    a = rng.uniform(spec.minimum, spec.maximum, spec.shape)
+                    want = ref.step(a)
+                    ts = env.step(a[None], np.array([0]))
+                    for k in ref.observation_spec():
+                        assert np.array_equal(want.observation[k], getattr(ts.observation, k)[0]), (task_id, episode, t, k)
+                    assert want.reward == ts.reward[0], (task_id, episode, t)
+                    assert np.array_equal(ts.observation.qpos0, qpos0)  # until the next reset
+        assert ("ManipulatorBringBall-v1", 3.0) in kinds
+        assert envpool_lite.make_dm("CheetahRun-v1").reset().observation._fields == ("position", "velocity", "env_id", "elapsed_step", "players")
+        try:
+            envpool_lite.make_dm("CheetahRun-v1", report_reset_state=True)
+        except TypeError as e:
+            assert "report_reset_state" in str(e)
+        else:
+            raise AssertionError("make() took an internal option")
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok"
+
+
 def test_minigrid_debug_states():
     """EnvPool's _debug_states() (its MiniGrid and BabyAI tests rebuild their
     reference from it): minigrid's env rebuilt from it renders the same

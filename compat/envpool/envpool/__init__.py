@@ -244,9 +244,11 @@ _ENVPOOL_DEFAULTS: dict[str, dict[str, Any]] = {"procgen": {"channel_first": Tru
 # EnvPool's behaviour that an env gives only on request (internal options,
 # which make() does not take): Procgen's render() is its 64x64 observation;
 # gymnasium's MuJoCo tasks report the state of their last reset as
-# info["qpos0"] and info["qvel0"] (EnvPool's alignment tests copy it into
-# their reference).
-_ENVPOOL_HOOKS: dict[str, dict[str, Any]] = {"procgen": {"render_observation": True}, "mujoco": {"report_reset_state": True}}
+# info["qpos0"] and info["qvel0"], dm_control's tasks theirs as EnvPool's
+# per-domain fields (qpos0, targets, drawn model parameters: in the dm
+# face's observation), which EnvPool's alignment tests copy into their
+# reference.
+_ENVPOOL_HOOKS: dict[str, dict[str, Any]] = {"procgen": {"render_observation": True}, "mujoco": {"report_reset_state": True}, "dm_control": {"report_reset_state": True}}
 
 
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:

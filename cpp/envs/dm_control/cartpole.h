@@ -88,6 +88,11 @@ class CartpoleEnv : public DmcEnv {
     obs.Add("velocity", data_->qvel, {model_->nv});
   }
 
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("qvel0", data_->qvel, model_->nv);
+  }
+
  private:
   double PoleZz(int p) const { return data_->xmat[9 * (p + 2) + 8]; }
 

@@ -25,6 +25,7 @@ class CheetahEnv : public DmcEnv {
                                           model_->jnt_range[2 * j + 1]);
       }
     }
+    if (reports_reset_state()) drawn_qpos_ = Qpos();
     PhysicsStep(200);
     data_->time = 0;
   }
@@ -40,9 +41,16 @@ class CheetahEnv : public DmcEnv {
     obs.Add("velocity", data_->qvel, {model_->nv});
   }
 
+  // qpos0: the drawn qpos, before the 200 settling steps (EnvPool's tests
+  // step them again).
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", std::move(drawn_qpos_));
+  }
+
  private:
   static constexpr double kRunSpeed = 10;
   int subtreelinvel_;
+  std::vector<double> drawn_qpos_;  // with report_reset_state
 };
 
 inline void RegisterCheetah(Registry& registry) {

@@ -147,6 +147,8 @@ inline Config BaseConfig(const char* domain, const char* task,
                 {"render_width", int64_t{320}},
                 {"render_camera_id", int64_t{-1}},
                 {"gl_backend", std::string()},  // "egl" or "osmesa"
+                // The envpool module's hook (internal): ResetState fields.
+                {"report_reset_state", false},
                 {"mujoco_lib", std::string()},
                 {"numpy_blas", std::string()},
                 {"numpy_loops", NamedNumbers{}},
@@ -154,6 +156,22 @@ inline Config BaseConfig(const char* domain, const char* task,
                 {"model_asset_names", StringList{}},
                 {"model_asset_data", StringList{}}};
 }
+
+// The envpool module's hook (the internal option report_reset_state, which
+// make() does not take): EnvPool's reset-state fields of the dm face, which
+// its alignment and render tests copy into dm_control's env after a reset
+// (qpos0, and per domain qvel0, a target, the drawn model parameters...),
+// named and sized as EnvPool's. Info fields, the same until the next reset.
+struct ResetState {
+  std::vector<std::pair<std::string, std::vector<double>>> fields;
+  template <typename T>
+  void Add(const char* name, const T* values, int n) {
+    fields.emplace_back(name, std::vector<double>(values, values + n));
+  }
+  void Add(const char* name, std::vector<double> values) {
+    fields.emplace_back(name, std::move(values));
+  }
+};
 
 class DmcEnv : public Env {
  public:
@@ -168,6 +186,10 @@ class DmcEnv : public Env {
       InitializeEpisode();
       ForwardWithoutActuation();
     });
+    if (reports_reset_state_) {
+      reset_state_.fields.clear();
+      RecordResetState(reset_state_);
+    }
     inner_steps_ = 0;
     if (StackStates()) PushState(/*reset=*/true);
     if (from_pixels_) {
@@ -214,6 +236,10 @@ class DmcEnv : public Env {
   }
 
   void WriteObs(const Row& row) override {
+    for (std::size_t i = 0; i < reset_state_.fields.size(); ++i) {
+      const std::vector<double>& v = reset_state_.fields[i].second;
+      std::copy(v.begin(), v.end(), row.Info<double>(static_cast<int>(i)));
+    }
     if (from_pixels_) {
       std::copy(frames_.begin(), frames_.end(), row.Obs<uint8_t>(0));
       return;
@@ -282,6 +308,10 @@ class DmcEnv : public Env {
       hi.push_back(limited ? model_->actuator_ctrlrange[2 * i + 1] : kInf);
     }
     spec.action = MakeBox<double>("action", {model_->nu}, lo, hi);
+    for (const auto& [name, values] : reset_state_.fields) {
+      spec.info.push_back(
+          MakeBox<double>(name, {static_cast<int64_t>(values.size())}, {}, {}));
+    }
     // The pool's steps: action_repeat control steps each (the last one may
     // stop early at the limit).
     spec.max_episode_steps =
@@ -307,6 +337,7 @@ class DmcEnv : public Env {
         action_repeat_(
             static_cast<int>(config.GetInt("action_repeat", 1, 1000000))),
         frame_stack_(static_cast<int>(config.GetInt("frame_stack", 1, 64))),
+        reports_reset_state_(config.GetBool("report_reset_state")),
         mujoco_lib_(config.GetString("mujoco_lib")),
         gl_backend_(config.GetString("gl_backend")) {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
@@ -418,6 +449,12 @@ class DmcEnv : public Env {
     return false;
   }
   virtual void GetObservation(Observation& obs) = 0;
+  // The reset's ResetState (only with report_reset_state): EnvPool's qpos0
+  // (the qpos the reset ends with), unless the task reports more or other.
+  virtual void RecordResetState(ResetState& out) {
+    out.Add("qpos0", data_->qpos, model_->nq);
+  }
+  bool reports_reset_state() const { return reports_reset_state_; }
 
   // EnvPool's frame_stack of state observations (without from_pixels):
   // every key stacked, oldest first, the first observation frame_stack
@@ -627,6 +664,8 @@ class DmcEnv : public Env {
     }
   }
 
+  bool reports_reset_state_;
+  ResetState reset_state_;  // the last reset's (with report_reset_state)
   std::string mujoco_lib_, gl_backend_;
   int img_height_ = 0, img_width_ = 0, camera_id_ = 0;
   int render_height_ = 0, render_width_ = 0, render_camera_id_ = -1;

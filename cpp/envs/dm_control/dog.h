@@ -221,6 +221,13 @@ class DogEnv : public DmcEnv {
     }
   }
 
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("qvel0", data_->qvel, model_->nv);
+    out.Add("qacc_warmstart0", data_->qacc_warmstart, model_->nv);
+    out.Add("act0", data_->act, model_->na);
+  }
+
  private:
   int SensorAdr(const char* name) const {
     return model_->sensor_adr[SensorId(name)];

@@ -46,6 +46,7 @@ class FingerEnv : public DmcEnv {
     } else {
       // The target on the circle the tip draws, at a random angle.
       const double target_angle = random_.Uniform(-kPi, kPi);
+      target_angle_ = target_angle;
       const double hinge_x = data_->xanchor[3 * hinge_ + 0];
       const double hinge_z = data_->xanchor[3 * hinge_ + 2];
       const double* size = model_->geom_size + 3 * cap1_;
@@ -98,6 +99,12 @@ class FingerEnv : public DmcEnv {
     }
   }
 
+  // target: turn's target angle (0 for spin).
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("target", std::vector<double>{target_angle_});
+  }
+
  private:
   static constexpr double kSpinVelocity = 15.0;
 
@@ -123,6 +130,7 @@ class FingerEnv : public DmcEnv {
   int target_site_, tip_site_, hinge_, cap1_;
   int proximal_, distal_, proximal_velocity_, distal_velocity_, hinge_velocity_,
       tip_, target_, spinner_, touchtop_, touchbottom_;
+  double target_angle_ = 0;  // turn's, this episode
 };
 
 inline void RegisterFinger(Registry& registry) {

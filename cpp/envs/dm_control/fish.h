@@ -74,6 +74,11 @@ class FishEnv : public DmcEnv {
     obs.Add("velocity", data_->qvel, {model_->nv});
   }
 
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("target0", model_->geom_pos + 3 * target_, 3);
+  }
+
  private:
   double Upright() const { return data_->xmat[9 * torso_ + 8]; }
   // (geom_xpos[target] - geom_xpos[mouth]).dot(geom_xmat[mouth] as 3x3)

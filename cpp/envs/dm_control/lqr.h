@@ -95,6 +95,12 @@ class LqrEnv : public DmcEnv {
     obs.Add("velocity", data_->qvel, {kBodies});
   }
 
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("qvel0", data_->qvel, model_->nv);
+    out.Add("stiffness0", model_->jnt_stiffness, model_->njnt);
+  }
+
  private:
   static constexpr double kStiffnessLo = 15, kStiffnessHi = 25;
   static constexpr double kDampingLo = 0, kDampingHi = 0;

@@ -3,6 +3,7 @@
 // inserting it into a cup or a slot).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -147,6 +148,15 @@ class ManipulatorEnv : public DmcEnv {
       d->qpos[object_qpos_[0]] = object_x;
       d->qpos[object_qpos_[1]] = object_z;
       d->qpos[object_qpos_[2]] = object_angle;
+      // EnvPool's init_type: 1 in_target, 2 in_hand, 3 uniform; 3 also
+      // where the object moves after another draw: this loop does not clear
+      // qvel, so a rejected uniform draw's x velocity stays (dm_control's
+      // too), and EnvPool's tests restore that velocity for 3 only.
+      const double object_vx = d->qvel[object_qvel_[0]];
+      const double type = object_vx != 0 ? 3.0 : init_type == 1 ? 1.0 : 2.0;
+      const double info[8] = {target_x, target_z, target_angle, type,
+                              object_x, object_z, object_angle, object_vx};
+      std::copy(info, info + 8, random_info_);
 
       ForwardWithoutActuation();
       penetrating = d->ncon > 0;
@@ -191,6 +201,14 @@ class ManipulatorEnv : public DmcEnv {
     obs.Add("target_pos", pose, {4});
   }
 
+  // random_info: EnvPool's target_x, target_z, target_angle, init_type (1
+  // in_target, 2 in_hand, 3 uniform), object_x, object_z, object_angle and
+  // the object's x velocity.
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("random_info", random_info_, 8);
+  }
+
  private:
   static constexpr double kClose = .01;
   static constexpr double kPInHand = .1;
@@ -216,6 +234,7 @@ class ManipulatorEnv : public DmcEnv {
   int touch_[5];
   int sites_[8] = {};
   double cdf_[3];
+  double random_info_[8] = {};  // with report_reset_state
 };
 
 inline void RegisterManipulator(Registry& registry) {

@@ -64,6 +64,11 @@ class PointMassEnv : public DmcEnv {
     obs.Add("velocity", data_->qvel, {model_->nv});
   }
 
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("wrap_prm", model_->wrap_prm, model_->nwrap);
+  }
+
  private:
   // dir = random.randn(2); dir /= np.linalg.norm(dir)
   void RandomDirection(double* dir) {

@@ -179,6 +179,20 @@ class QuadrupedEnv : public DmcEnv {
     }
   }
 
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("qvel0", data_->qvel, model_->nv);
+    out.Add("qacc_warmstart0", data_->qacc_warmstart, model_->nv);
+    out.Add("act0", data_->act, model_->na);
+    // escape's terrain (EnvPool's one 0 for the tasks without one).
+    if (model_->nhfield > 0) {
+      out.Add("hfield0", model_->hfield_data + model_->hfield_adr[0],
+              model_->hfield_nrow[0] * model_->hfield_ncol[0]);
+    } else {
+      out.Add("hfield0", std::vector<double>{0.0});
+    }
+  }
+
  private:
   int FloorGeom() const { return floor_geom_; }
 

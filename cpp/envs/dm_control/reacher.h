@@ -48,6 +48,11 @@ class ReacherEnv : public DmcEnv {
     obs.Add("velocity", data_->qvel, {model_->nv});
   }
 
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("target", model_->geom_pos + 3 * target_, 2);  // x, y
+  }
+
  private:
   void FingerToTarget(double* v) const {
     for (int i = 0; i < 2; ++i) {

@@ -119,6 +119,14 @@ class StackerEnv : public DmcEnv {
     obs.Add("target_pos", target_pos, {2});
   }
 
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("qvel0", data_->qvel, model_->nv);
+    out.Add("qacc_warmstart0", data_->qacc_warmstart, model_->nv);
+    out.Add("target0", {model_->body_pos[3 * target_ + 0],
+                        model_->body_pos[3 * target_ + 2]});  // x, z
+  }
+
  private:
   static constexpr double kClose = .01;
 

@@ -62,6 +62,11 @@ class SwimmerEnv : public DmcEnv {
     obs.Add("body_velocities", body_velocities);
   }
 
+  void RecordResetState(ResetState& out) override {
+    out.Add("qpos0", data_->qpos, model_->nq);
+    out.Add("target0", model_->geom_pos + 3 * target_, 2);  // x, y
+  }
+
  private:
   // nose_to_target: (target - nose).dot(head's xmat)[:2] (numpy's dgemv).
   void NoseToTarget(double* out) const {

@@ -72,8 +72,9 @@ def model_and_assets(domain: str, task: str, random: int = 0) -> tuple[bytes, tu
 
 class DmControl(Family):
     # Found here: the task's names in dm_control, the MuJoCo library,
-    # numpy's BLAS and math loops, and the model.
-    internal_options = frozenset({"domain_name", "task_name", "mujoco_lib", "numpy_blas", "numpy_loops", "model_xml", "model_asset_names", "model_asset_data", "gl_backend"})
+    # numpy's BLAS and math loops, and the model. report_reset_state: the
+    # envpool module's hook, EnvPool's reset-state fields (qpos0, ...).
+    internal_options = frozenset({"domain_name", "task_name", "mujoco_lib", "numpy_blas", "numpy_loops", "model_xml", "model_asset_names", "model_asset_data", "gl_backend", "report_reset_state"})
     extra = "dm_control"
     requires = {"mujoco": "mujoco", "dm_control": "dm_control"}  # the physics library; the suite's models
 
