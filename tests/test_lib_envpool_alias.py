@@ -333,6 +333,89 @@ def test_dm_control_reset_state_in_the_observation():
     assert out.strip() == "ok"
 
 
+def test_box2d_state_in_info():
+    """EnvPool's Box2D state in info (its alignment tests rebuild gymnasium's
+    env from it), in the envpool module only: equal, step by step, to the
+    state of gymnasium's env seeded as env i (bodies as (x, y, angle, vx, vy,
+    omega, awake), BipedalWalker's terrain in pixels in self.terrain's order,
+    CarRacing's track, road and car), ragged fields as object arrays;
+    BipedalWalker's render() draws no lidar there (the same picture twice);
+    envpool_lite's own info has none of it."""
+    out = run_with(
+        (),
+        """
+        import numpy as np, gymnasium, envpool, envpool_lite
+        f32 = np.float32
+        def body(b):
+            return [b.position[0], b.position[1], b.angle, b.linearVelocity[0], b.linearVelocity[1], b.angularVelocity, float(b.awake)]
+        def pixels(b, v):  # Box2D's world point (float32) times SCALE (float32)
+            w = b.transform * v
+            return [float(f32(w[0]) * f32(30)), float(f32(w[1]) * f32(30))]
+        rng = np.random.default_rng(0)
+        # LunarLander
+        env = envpool.make_gymnasium("LunarLander-v3", num_envs=2, seed=3)
+        ref = gymnasium.make("LunarLander-v3").unwrapped
+        _, info = env.reset()
+        ref.reset(seed=4)  # env 1
+        assert np.array_equal(info["sky_polys"][1], np.array(ref.sky_polys))
+        for t in range(60):
+            a = rng.integers(0, 4, 2).astype(np.int32)
+            _, _, term, trunc, info = env.step(a)
+            ref.step(int(a[1]))
+            assert np.array_equal(info["lander_state"][1], body(ref.lander)), t
+            assert np.array_equal(info["leg_states"][1], [body(leg) for leg in ref.legs]), t
+            assert np.array_equal(info["ground_contact"][1], [float(leg.ground_contact) for leg in ref.legs]), t
+            assert info["prev_shaping"][1] == ref.prev_shaping and info["game_over"][1] == float(ref.game_over), t
+            assert info["last_dispersion"].shape == (2, 2) and np.all(np.abs(info["last_dispersion"]) <= 1)
+            if term[1] or trunc[1]:
+                break
+        # BipedalWalkerHardcore: terrain polygons (a ragged path4 over envs)
+        env = envpool.make_gymnasium("BipedalWalkerHardcore-v3", num_envs=3, seed=0, render_mode="rgb_array")
+        _, info = env.reset()
+        assert info["path4"].dtype == object or info["path4"].ndim == 4
+        ref = gymnasium.make("BipedalWalkerHardcore-v3").unwrapped
+        ref.reset(seed=2)  # env 2
+        edges = [b for b in ref.terrain if b.fixtures[0].shape.type == 1]
+        polys = [b for b in ref.terrain if b.fixtures[0].shape.type != 1]
+        assert np.array_equal(info["path2"][2], [[pixels(b, v) for v in b.fixtures[0].shape.vertices] for b in edges])
+        want4 = [[pixels(b, v) for v in b.fixtures[0].shape.vertices] for b in polys + ref.legs]
+        assert np.array_equal(np.asarray(info["path4"][2], np.float64), want4)
+        assert np.array_equal(info["cloud_poly"][2], [c[0] for c in ref.cloud_poly])
+        assert info["scroll"][2] == ref.scroll and info["prev_shaping"][2] == ref.prev_shaping
+        for t in range(30):
+            a = rng.uniform(-1, 1, (3, 4)).astype(np.float32)
+            _, _, term, trunc, info = env.step(a)
+            ref.step(a[2])
+            assert np.array_equal(info["hull_state"][2], body(ref.hull)), t
+            assert np.array_equal(info["leg_states"][2], [body(leg) for leg in ref.legs]), t
+            assert np.array_equal(info["joint_states"][2], [[j.angle, j.speed, j.motorSpeed, j.GetMaxMotorTorque()] for j in ref.joints]), t
+        frame = env.render(np.array([0]))
+        assert np.array_equal(frame, env.render(np.array([0])))  # no lidar ray: the same picture
+        own = envpool_lite.make_gymnasium("BipedalWalker-v3", num_envs=1)
+        assert "path4" not in own.reset()[1]
+        # CarRacing
+        env = envpool.make_gymnasium("CarRacing-v3", num_envs=1, seed=7)
+        ref = gymnasium.make("CarRacing-v3").unwrapped
+        _, info = env.reset()
+        ref.reset(seed=7)
+        assert np.array_equal(info["track"][0], np.array(ref.track))
+        assert np.array_equal(info["road_poly"][0], np.array([p for p, _ in ref.road_poly]))
+        for t in range(40):
+            a = np.array([[0.3 * np.sin(t), 0.6, 0.1 * (t % 5 == 0)]], np.float32)
+            _, _, term, trunc, info = env.step(a)
+            ref.step(a[0])
+            car = ref.car
+            assert np.array_equal(info["car_body_states"][0], [body(b) for b in [car.hull, *car.wheels]]), t
+            assert np.array_equal(info["car_wheel_states"][0], [[w.gas, w.brake, w.steer, w.phase, w.omega] for w in car.wheels]), t
+            assert info["car_fuel_spent"][0] == car.fuel_spent and info["car_reward"][0] == ref.reward, t
+            assert info["car_time"][0] == ref.t and info["tile_visited_count"][0] == ref.tile_visited_count, t
+            assert np.array_equal(info["road_color"][0], np.array([c for _, c in ref.road_poly], np.float64)), t
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok"
+
+
 def test_minigrid_debug_states():
     """EnvPool's _debug_states() (its MiniGrid and BabyAI tests rebuild their
     reference from it): minigrid's env rebuilt from it renders the same

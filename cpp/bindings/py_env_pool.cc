@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -141,7 +142,8 @@ py::array_t<double> PyEnvPool::RenderState(const py::object& env_id) {
   return out;
 }
 
-// One dict per env: its DebugState's names to int64 arrays and strings.
+// One dict per env: its DebugState's names to int64 arrays, strings and
+// float64 arrays.
 py::list PyEnvPool::DebugStates(const py::object& env_id) {
   CheckOpen();
   py::list out;
@@ -154,6 +156,15 @@ py::list PyEnvPool::DebugStates(const py::object& env_id) {
     }
     for (const auto& [name, value] : state.strings) {
       d[py::str(name)] = py::str(value);
+    }
+    for (const DebugState::Reals& r : state.reals) {
+      py::array_t<double> a(r.shape);
+      if (static_cast<std::size_t>(a.size()) != r.values.size()) {
+        throw std::logic_error("debug state '" + r.name +
+                               "': its values do not fill its shape");
+      }
+      std::copy(r.values.begin(), r.values.end(), a.mutable_data());
+      d[py::str(r.name)] = a;
     }
     out.append(d);
   }

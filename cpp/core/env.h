@@ -95,17 +95,30 @@ class Row {
 
 // A snapshot of an env's state by name, for tests that rebuild the state in
 // their reference (EnvPool's MiniGrid tests read it through the envpool
-// module's _debug_states()): integer arrays and strings. Made only when
+// module's _debug_states(), its Box2D tests as info fields): integer
+// arrays, strings and float64 arrays. Made only when
 // asked, from the caller's thread, while the env awaits an action.
 struct DebugState {
+  // A float64 array of any shape ({}: a scalar).
+  struct Reals {
+    std::string name;
+    std::vector<int64_t> shape;
+    std::vector<double> values;
+  };
   std::vector<std::pair<std::string, std::vector<int64_t>>> ints;
   std::vector<std::pair<std::string, std::string>> strings;
+  std::vector<Reals> reals;
   void Int(const std::string& name, std::vector<int64_t> values) {
     ints.emplace_back(name, std::move(values));
   }
   void String(const std::string& name, std::string value) {
     strings.emplace_back(name, std::move(value));
   }
+  void Real(const std::string& name, std::vector<int64_t> shape,
+            std::vector<double> values) {
+    reals.push_back(Reals{name, std::move(shape), std::move(values)});
+  }
+  void Real(const std::string& name, double value) { Real(name, {}, {value}); }
 };
 
 // An env's index in its pool (for the envs that take it: see registry.h).

@@ -113,9 +113,42 @@ def list_all_envs() -> list[str]:
     return [task_id for task_id in envpool_lite.list_all_envs() if task_id not in _NOT_IN_ENVPOOL_LIST]
 
 
+# Families whose EnvPool info carries the state its tests rebuild the
+# reference from (Box2D's bodies, terrain, clouds and track, which EnvPool
+# fills in its test build): the env's debug state (Env::Debug), read for the
+# envs a reset or step returns, only in this module's pools.
+_STATE_IN_INFO = frozenset({"box2d"})
+
+
+def _stack_states(states: list[dict[str, Any]]) -> dict[str, Any]:
+    """The envs' debug states as info fields: one array per name, rows by
+    env (an object array of per-env arrays where their shapes differ, as
+    EnvPool's ragged fields: CarRacing's track, BipedalWalker's path4)."""
+    fields: dict[str, Any] = {}
+    for name in states[0] if states else ():
+        values = [state[name] for state in states]
+        if all(v.shape == values[0].shape for v in values):
+            fields[name] = np.stack(values)
+        else:
+            fields[name] = np.empty(len(values), dtype=object)
+            fields[name][:] = values
+    return fields
+
+
 class _EnvPoolLeniency:
-    """EnvPool's close() and partial step(), and its test hook
-    _debug_states(), for every face of this module."""
+    """EnvPool's close() and partial step(), its test hook _debug_states(),
+    and the state its tests read from info, for every face of this module."""
+
+    def __init__(self, spec: EnvSpec, *args: Any, **kwargs: Any):
+        super().__init__(spec, *args, **kwargs)  # type: ignore[call-arg]
+        family = envpool_lite.families.family_of(spec.task_id) if spec.task_id in envpool_lite.list_all_envs() else None
+        self._state_in_info = family in _STATE_IN_INFO and hasattr(self._pool, "debug_states")  # type: ignore[attr-defined]
+
+    def _info(self, raw) -> dict[str, Any]:
+        info = super()._info(raw)  # type: ignore[misc]
+        if self._state_in_info:
+            info.update(_stack_states(self._pool.debug_states(np.asarray(info["env_id"], np.int32))))  # type: ignore[attr-defined]
+        return info
 
     def _debug_states(self, env_ids: Any) -> list[_DebugState]:
         """EnvPool's test hook (its MiniGrid and BabyAI alignment tests
@@ -248,7 +281,14 @@ _ENVPOOL_DEFAULTS: dict[str, dict[str, Any]] = {"procgen": {"channel_first": Tru
 # per-domain fields (qpos0, targets, drawn model parameters: in the dm
 # face's observation), which EnvPool's alignment tests copy into their
 # reference.
-_ENVPOOL_HOOKS: dict[str, dict[str, Any]] = {"procgen": {"render_observation": True}, "mujoco": {"report_reset_state": True}, "dm_control": {"report_reset_state": True}}
+# BipedalWalker's render() draws no lidar ray (gymnasium's draws the next one
+# at each call, EnvPool's none).
+_ENVPOOL_HOOKS: dict[str, dict[str, Any]] = {
+    "procgen": {"render_observation": True},
+    "mujoco": {"report_reset_state": True},
+    "dm_control": {"report_reset_state": True},
+    "box2d": {"render_lidar": False},
+}
 
 
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
@@ -264,7 +304,9 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
                 raise ValueError(f"{task_id}: give one of max_episode_steps (EnvPool's name) and max_steps (minigrid's)")
             kwargs["max_steps"] = kwargs.pop("max_episode_steps")
         spec = envpool_lite.make_spec(task_id, **kwargs)
-        hooks = _ENVPOOL_HOOKS.get(family)
+        # The family's hooks this task has (BipedalWalker's render_lidar is
+        # not LunarLander's).
+        hooks = {k: v for k, v in _ENVPOOL_HOOKS.get(family, {}).items() if k in spec._internal}
         if hooks:
             spec = spec.with_internal(**hooks)
         if family == "minigrid":

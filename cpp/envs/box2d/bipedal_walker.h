@@ -29,6 +29,7 @@
 
 #include "core/env.h"
 #include "core/np_random.h"
+#include "envs/box2d/envpool_state.h"
 #include "envs/common/pygame_draw.h"
 
 namespace envpool_lite {
@@ -70,7 +71,12 @@ using pygame_draw::Point;
 class BipedalWalkerEnv : public Env {
  public:
   static Config DefaultConfig() {
-    return {{"max_episode_steps", int64_t{1600}}, {"hardcore", false}};
+    // render_lidar (internal): false for the envpool module, whose render()
+    // is EnvPool's: no lidar ray, so the same state draws the same picture
+    // (gymnasium's render() draws the next ray at every call).
+    return {{"max_episode_steps", int64_t{1600}},
+            {"hardcore", false},
+            {"render_lidar", true}};
   }
 
   static EnvSpec MakeSpec(const Config& config) {
@@ -101,6 +107,7 @@ class BipedalWalkerEnv : public Env {
 
   BipedalWalkerEnv(const Config& config, uint64_t seed)
       : hardcore_(config.GetBool("hardcore")),
+        render_lidar_(config.GetBool("render_lidar")),
         rng_(seed),
         // __init__: self.world = Box2D.b2World() (gravity (0, -10), sleep
         // allowed: Box2D's defaults).
@@ -175,6 +182,72 @@ class BipedalWalkerEnv : public Env {
   }
 
   void Render(uint8_t* rgb) override;
+
+  // EnvPool's state (envpool_state.h), its layout: self.terrain's edges
+  // (path2) and polygons then the four legs (path4), the hull (path5), in
+  // pixels; the clouds (world units); the hull's, legs' and joints' states;
+  // ground contact, prev_shaping, game_over, the initial force, scroll.
+  DebugState Debug() const override {
+    namespace bs = box2d_state;
+    using bipedal_walker::kScale;
+    DebugState d;
+    if (hull_ == nullptr) return d;  // not reset yet
+    const float scale = static_cast<float>(kScale);
+    std::vector<double> path2, path4, path5;
+    for (const TerrainBody& t : terrain_) {
+      const b2Fixture* f = t.body->GetFixtureList();
+      if (f->GetType() == b2Shape::e_edge) {
+        const auto* edge = static_cast<const b2EdgeShape*>(f->GetShape());
+        bs::AppendWorldPoint(path2, t.body, edge->m_vertex1, scale);
+        bs::AppendWorldPoint(path2, t.body, edge->m_vertex2, scale);
+      } else {
+        const auto* poly = static_cast<const b2PolygonShape*>(f->GetShape());
+        for (int k = 0; k < poly->m_count; ++k) {
+          bs::AppendWorldPoint(path4, t.body, poly->m_vertices[k], scale);
+        }
+      }
+    }
+    std::vector<double> legs, joints;
+    for (int i = 0; i < 4; ++i) {
+      const auto* poly = static_cast<const b2PolygonShape*>(
+          legs_[i]->GetFixtureList()->GetShape());
+      for (int k = 0; k < poly->m_count; ++k) {
+        bs::AppendWorldPoint(path4, legs_[i], poly->m_vertices[k], scale);
+      }
+      bs::Append(legs, bs::BodyState(legs_[i]));
+      joints.insert(
+          joints.end(),
+          {joints_[i]->GetJointAngle(), joints_[i]->GetJointSpeed(),
+           joints_[i]->GetMotorSpeed(), joints_[i]->GetMaxMotorTorque()});
+    }
+    const auto* hull =
+        static_cast<const b2PolygonShape*>(hull_->GetFixtureList()->GetShape());
+    for (int k = 0; k < hull->m_count; ++k) {
+      bs::AppendWorldPoint(path5, hull_, hull->m_vertices[k], scale);
+    }
+    std::vector<double> clouds;
+    for (const Cloud& cloud : clouds_) {
+      for (const auto& point : cloud.poly)
+        clouds.insert(clouds.end(), point, point + 2);
+    }
+    const auto n2 = static_cast<int64_t>(path2.size() / 4);
+    const auto n4 = static_cast<int64_t>(path4.size() / 8);
+    d.Real("path2", {n2, 2, 2}, std::move(path2));
+    d.Real("path4", {n4, 4, 2}, std::move(path4));
+    d.Real("path5", {1, hull->m_count, 2}, std::move(path5));
+    d.Real("cloud_poly", {bipedal_walker::kNumClouds, 5, 2}, std::move(clouds));
+    d.Real("hull_state", {7}, bs::BodyState(hull_));
+    d.Real("leg_states", {4, 7}, std::move(legs));
+    d.Real("joint_states", {4, 4}, std::move(joints));
+    std::vector<double> contact;
+    for (bool c : ground_contact_) contact.push_back(c ? 1.0 : 0.0);
+    d.Real("ground_contact", {4}, std::move(contact));
+    d.Real("prev_shaping", prev_shaping_);
+    d.Real("game_over", game_over_ ? 1.0 : 0.0);
+    d.Real("initial_force", initial_force_);
+    d.Real("scroll", scroll_);
+    return d;
+  }
 
  private:
   using Color = bipedal_walker::Color;
@@ -475,9 +548,8 @@ class BipedalWalkerEnv : public Env {
     lower_fd.shape = &lower_shape;
 
     hull_ = CreateDynamicBody(init_x, init_y, 0.0, hull_fd);
-    hull_->ApplyForceToCenter(b2Vec2(static_cast<float>(rng_.Uniform(
-                                         -kInitialRandom, kInitialRandom)),
-                                     0.0f),
+    initial_force_ = rng_.Uniform(-kInitialRandom, kInitialRandom);
+    hull_->ApplyForceToCenter(b2Vec2(static_cast<float>(initial_force_), 0.0f),
                               true);
 
     int k = 0;
@@ -567,6 +639,7 @@ class BipedalWalkerEnv : public Env {
   };
 
   bool hardcore_;
+  bool render_lidar_;
   NumpyRandom rng_;
   std::unique_ptr<b2World> world_;
   ContactDetector contacts_;
@@ -591,6 +664,7 @@ class BipedalWalkerEnv : public Env {
   bool has_prev_shaping_ = false;  // self.prev_shaping is not None
   double prev_shaping_ = 0.0;
   double scroll_ = 0.0;
+  double initial_force_ = 0.0;  // the reset's (x), for Debug()
   int lidar_render_ = 0;
   float obs_[24] = {};
 };
@@ -641,9 +715,9 @@ inline void BipedalWalkerEnv::Render(uint8_t* rgb) {
   }
 
   // One lidar ray per frame, sweeping out and back over 20 frames of 100.
-  lidar_render_ = (lidar_render_ + 1) % 100;
+  if (render_lidar_) lidar_render_ = (lidar_render_ + 1) % 100;
   const int i = lidar_render_;
-  if (i < 2 * kNumLidar) {
+  if (render_lidar_ && i < 2 * kNumLidar) {
     const LidarCallback& l =
         lidar_[i < kNumLidar ? i : kNumLidar + (kNumLidar - i - 1)];
     draw::DrawLine(surf, Color{255, 0, 0},

@@ -42,6 +42,7 @@
 #include "core/env.h"
 #include "core/np_random.h"
 #include "envs/box2d/car_dynamics.h"
+#include "envs/box2d/envpool_state.h"
 #include "envs/common/pygame_draw.h"
 #include "envs/common/pygame_math.h"
 
@@ -295,6 +296,7 @@ class CarRacingEnv : public Env {
 
     StepResult result;
     reward_ -= 0.1;
+    car_.ClearFuelSpent();  // self.car.fuel_spent = 0.0
     double step_reward = reward_ - prev_reward_;
     prev_reward_ = reward_;
     lap_finished_ = false;
@@ -335,6 +337,59 @@ class CarRacingEnv : public Env {
     }
     DrawFrame(/*draw_particles=*/true, video_);
     video_.CopyTo(rgb);
+  }
+
+  // EnvPool's state (envpool_state.h): the track (alpha, beta, x, y), the
+  // road polygons with their colors (the tiles' current ones), the car's
+  // bodies (hull, wheels) and wheels (gas, brake, steer, phase, omega),
+  // fuel, rewards, time, the lap flag and the visited tile count.
+  DebugState Debug() const override {
+    namespace bs = box2d_state;
+    DebugState d;
+    if (!car_.exists()) return d;  // not reset yet
+    std::vector<double> track, polys, colors, bodies, wheels;
+    for (const TrackPoint& p : track_) {
+      track.insert(track.end(), {p.alpha, p.beta, p.x, p.y});
+    }
+    for (const RoadPoly& poly : road_poly_) {
+      for (int k = 0; k < 4; ++k)
+        polys.insert(polys.end(), {poly.x[k], poly.y[k]});
+      if (poly.tile >= 0) {
+        const double* c = tiles_[poly.tile].color;
+        colors.insert(colors.end(), c, c + 3);
+      } else {
+        colors.insert(colors.end(), {static_cast<double>(poly.color.r),
+                                     static_cast<double>(poly.color.g),
+                                     static_cast<double>(poly.color.b)});
+      }
+    }
+    bodies = bs::BodyState(car_.hull());
+    std::vector<double> gas, steer, brake;
+    for (int i = 0; i < 4; ++i) {
+      const car_racing::Car::Wheel& w = car_.wheel(i);
+      bs::Append(bodies, bs::BodyState(w.body));
+      wheels.insert(wheels.end(), {w.gas, w.brake, w.steer, w.phase, w.omega});
+      if (i >= 2) gas.push_back(w.gas);
+      if (i < 2) steer.push_back(w.steer);
+      brake.push_back(w.brake);
+    }
+    const auto n_track = static_cast<int64_t>(track_.size());
+    const auto n_polys = static_cast<int64_t>(road_poly_.size());
+    d.Real("track", {n_track, 4}, std::move(track));
+    d.Real("road_poly", {n_polys, 4, 2}, std::move(polys));
+    d.Real("road_color", {n_polys, 3}, std::move(colors));
+    d.Real("car_body_states", {5, 7}, std::move(bodies));
+    d.Real("car_wheel_states", {4, 5}, std::move(wheels));
+    d.Real("car_gas", {2}, std::move(gas));
+    d.Real("car_steer", {2}, std::move(steer));
+    d.Real("car_brake", {4}, std::move(brake));
+    d.Real("car_fuel_spent", car_.fuel_spent());
+    d.Real("car_reward", reward_);
+    d.Real("car_prev_reward", prev_reward_);
+    d.Real("car_time", t_);
+    d.Real("new_lap", new_lap_ ? 1.0 : 0.0);
+    d.Real("tile_visited_count", static_cast<double>(tile_visited_count_));
+    return d;
   }
 
  private:

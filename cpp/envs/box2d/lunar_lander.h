@@ -37,6 +37,7 @@
 
 #include "core/env.h"
 #include "core/np_random.h"
+#include "envs/box2d/envpool_state.h"
 #include "envs/common/pygame_draw.h"
 
 namespace envpool_lite {
@@ -200,6 +201,8 @@ class LunarLanderEnv : public Env {
     // ApplyForceToCenter((uniform(-1000, 1000), uniform(-1000, 1000)), True).
     const double fx = rng_.Uniform(-kInitialRandom, kInitialRandom);
     const double fy = rng_.Uniform(-kInitialRandom, kInitialRandom);
+    initial_force_[0] = fx;
+    initial_force_[1] = fy;
     lander_->ApplyForceToCenter(
         b2Vec2(static_cast<float>(fx), static_cast<float>(fy)), true);
 
@@ -273,6 +276,34 @@ class LunarLanderEnv : public Env {
   void WriteObs(const Row& row) override {
     float* obs = row.Obs<float>();
     for (int i = 0; i < 8; ++i) obs[i] = static_cast<float>(state_[i]);
+  }
+
+  // EnvPool's state (envpool_state.h): sky_polys, the lander's and legs'
+  // body states, the legs' ground contact, game_over, prev_shaping, the
+  // initial force and the last step's two dispersion draws (before / SCALE).
+  DebugState Debug() const override {
+    namespace bs = box2d_state;
+    DebugState d;
+    std::vector<double> sky;
+    for (const SkyPoly& poly : sky_polys_) {
+      for (const auto& p : poly) {
+        sky.push_back(p.x);
+        sky.push_back(p.y);
+      }
+    }
+    d.Real("sky_polys", {kChunks - 1, 4, 2}, std::move(sky));
+    if (lander_ == nullptr) return d;  // not reset yet
+    d.Real("lander_state", {7}, bs::BodyState(lander_));
+    std::vector<double> legs = bs::BodyState(legs_[0]);
+    bs::Append(legs, bs::BodyState(legs_[1]));
+    d.Real("leg_states", {2, 7}, std::move(legs));
+    d.Real("ground_contact", {2},
+           {leg_contact_[0] ? 1.0 : 0.0, leg_contact_[1] ? 1.0 : 0.0});
+    d.Real("game_over", game_over_ ? 1.0 : 0.0);
+    d.Real("prev_shaping", prev_shaping_);
+    d.Real("last_dispersion", {2}, {last_dispersion_[0], last_dispersion_[1]});
+    d.Real("initial_force", {2}, {initial_force_[0], initial_force_[1]});
+    return d;
   }
 
   // gymnasium creates the exhaust particles (Box2D bodies that touch only the
@@ -492,8 +523,10 @@ class LunarLanderEnv : public Env {
     const double angle = lander_->GetAngle();
     const double tip0 = std::sin(angle), tip1 = std::cos(angle);
     const double side0 = -tip1, side1 = tip0;
-    const double d0 = rng_.Uniform(-1.0, 1.0) / kScale;
-    const double d1 = rng_.Uniform(-1.0, 1.0) / kScale;
+    last_dispersion_[0] = rng_.Uniform(-1.0, 1.0);
+    last_dispersion_[1] = rng_.Uniform(-1.0, 1.0);
+    const double d0 = last_dispersion_[0] / kScale;
+    const double d1 = last_dispersion_[1] / kScale;
 
     double m_power = 0.0;
     if ((continuous_ && a0 > 0.0) || (!continuous_ && discrete == 2)) {
@@ -624,6 +657,8 @@ class LunarLanderEnv : public Env {
   int64_t torque_idx_ = 0;
   double helipad_x1_ = 0.0, helipad_x2_ = 0.0, helipad_y_ = 0.0;
   SkyPoly sky_polys_[kChunks - 1] = {};
+  double initial_force_[2] = {};    // the reset's, for Debug()
+  double last_dispersion_[2] = {};  // the step's two uniform(-1, 1) draws
   double state_[8] = {};
 
   // Rendering.

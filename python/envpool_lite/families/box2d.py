@@ -137,7 +137,9 @@ def reward_font() -> tuple[float, ...]:
 
 class Box2d(Family):
     # CarRacing's reward_font, captured from pygame's font at make().
-    internal_options = frozenset({"reward_font"})
+    # render_lidar: BipedalWalker's, off in the envpool module (EnvPool's
+    # render() draws no lidar ray).
+    internal_options = frozenset({"reward_font", "render_lidar"})
     extra = "box2d"
 
     def requirements(self, task_id: str) -> Mapping[str, str]:
