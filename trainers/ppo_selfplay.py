@@ -40,7 +40,7 @@ class Args:
     seed: int = 1  # the pools' seed and torch's
     num_envs: int = 64  # games played together
     num_steps: int = 128  # env steps per rollout
-    total_timesteps: int = 2_000_000  # env steps over all games
+    total_timesteps: int = 4_000_000  # env steps over all games
     learning_rate: float = 2.5e-4  # Adam's step size
     anneal_lr: bool = True  # the step size falls linearly to 0 over the run (CleanRL's default)
     gamma: float = 0.99  # discount, per own move
@@ -55,6 +55,7 @@ class Args:
     channels: int = 64  # convolution channels for board observations (0: an MLP)
     eval_games: int = 1000  # greedy games against a random player at the end
     threads: int = 2  # torch's CPU threads
+    save: str = ""  # a file to save the trained network's state_dict to (torch.save)
 
 
 def parse_args() -> Args:
@@ -142,8 +143,10 @@ def evaluate(agent: Agent, args: Args) -> float:
         actions = np.where(cur == 0, greedy, random).astype(np.int32)
         obs, reward, terminated, truncated, info = env.step(actions)
         done = (terminated | truncated) & ~starting
-        wins += int((reward[done, 0] > 0).sum())
-        games += int(done.sum())
+        won = reward[done, 0] > 0
+        take = min(len(won), args.eval_games - games)  # exactly eval_games games, by env id
+        wins += int(won[:take].sum())
+        games += take
         starting = terminated | truncated
     env.close()
     return wins / games
@@ -234,6 +237,8 @@ def main(args: Args) -> dict:
                 optimizer.step()
     train_seconds = time.time() - start
     env.close()
+    if args.save:
+        torch.save(agent.state_dict(), args.save)
     win_rate = evaluate(agent, args)
     result = {"env_id": args.env_id, "steps": steps, "train_seconds": round(train_seconds, 1), "win_rate_vs_random": win_rate}
     print(result)
