@@ -4,6 +4,8 @@
 # and prints passed/failed per file. EnvPool's tests are not part of this
 # repository: pass the path of an EnvPool source checkout.
 #   bash scripts/run_envpool_tests.sh /path/to/envpool [pytest args]
+# ENVPOOL_TEST=1 turns on the state EnvPool fills in its test build and the
+# envpool module only then (Box2D's bodies and terrain in info).
 # Needs absl-py (EnvPool's tests use absltest); atari_envpool_test.py also
 # imports jax and opencv; the MiniGrid tests import minigrid, which
 # scripts/setup_compat.sh installs into build/compat/minigrid_oracle. See README.md, "Differences from EnvPool", for the
@@ -74,7 +76,7 @@ for f in "${files[@]}"; do
   [ -f "$src/$f" ] || { echo "$f: not in $src"; continue; }
   name=$(echo "$f" | tr / _)
   cp "$src/$f" "$work/$name"
-  out=$(cd "$work" && PYTHONPATH="$shim:$here/build/compat/minigrid_oracle" timeout 1800 "$py" -m pytest -q -p no:cacheprovider "$name" "$@" 2>&1)
+  out=$(cd "$work" && ENVPOOL_TEST=1 PYTHONPATH="$shim:$here/build/compat/minigrid_oracle" timeout 1800 "$py" -m pytest -q -p no:cacheprovider "$name" "$@" 2>&1)
   echo "$out" > "$work/$name.log"
   # pytest's summary line (not what a library prints at exit after it)
   summary=$(echo "$out" | grep -E "[0-9]+ (passed|failed|error)" | tail -n 1)

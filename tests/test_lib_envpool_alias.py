@@ -333,9 +333,35 @@ def test_dm_control_reset_state_in_the_observation():
     assert out.strip() == "ok"
 
 
+def test_acrobot_state_in_info():
+    """EnvPool's Acrobot reports its two angles as info["state"] (float32):
+    the envpool module's does, equal to gymnasium's state step by step;
+    envpool_lite's info is gymnasium's (none)."""
+    out = run_with(
+        (),
+        """
+        import numpy as np, gymnasium, envpool, envpool_lite
+        env = envpool.make_gymnasium("Acrobot-v1", num_envs=2, seed=5)
+        ref = gymnasium.make("Acrobot-v1").unwrapped
+        _, info = env.reset()
+        ref.reset(seed=6)
+        assert info["state"].dtype == np.float32 and info["state"].shape == (2, 2)
+        for t in range(50):
+            assert np.array_equal(info["state"][1], ref.state[:2].astype(np.float32)), t
+            a = np.array([t % 3, (t * 7) % 3], np.int32)
+            _, _, _, _, info = env.step(a)
+            ref.step(int(a[1]))
+        assert "state" not in envpool_lite.make_gymnasium("Acrobot-v1").reset()[1]
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok"
+
+
 def test_box2d_state_in_info():
     """EnvPool's Box2D state in info (its alignment tests rebuild gymnasium's
-    env from it), in the envpool module only: equal, step by step, to the
+    env from it), in the envpool module only and with ENVPOOL_TEST=1 (as
+    EnvPool's test build): equal, step by step, to the
     state of gymnasium's env seeded as env i (bodies as (x, y, angle, vx, vy,
     omega, awake), BipedalWalker's terrain in pixels in self.terrain's order,
     CarRacing's track, road and car), ragged fields as object arrays;
@@ -344,6 +370,8 @@ def test_box2d_state_in_info():
     out = run_with(
         (),
         """
+        import os
+        os.environ["ENVPOOL_TEST"] = "1"  # EnvPool's test build's fields
         import numpy as np, gymnasium, envpool, envpool_lite
         f32 = np.float32
         def body(b):
@@ -393,6 +421,9 @@ def test_box2d_state_in_info():
         assert np.array_equal(frame, env.render(np.array([0])))  # no lidar ray: the same picture
         own = envpool_lite.make_gymnasium("BipedalWalker-v3", num_envs=1)
         assert "path4" not in own.reset()[1]
+        os.environ["ENVPOOL_TEST"] = "0"
+        assert "path4" not in envpool.make_gymnasium("BipedalWalker-v3", num_envs=1).reset()[1]
+        os.environ["ENVPOOL_TEST"] = "1"
         # CarRacing
         env = envpool.make_gymnasium("CarRacing-v3", num_envs=1, seed=7)
         ref = gymnasium.make("CarRacing-v3").unwrapped

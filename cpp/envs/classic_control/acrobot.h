@@ -14,8 +14,10 @@ namespace envpool_lite {
 
 class AcrobotEnv : public Env {
  public:
+  // report_state (internal): EnvPool's info["state"], the two angles as
+  // float32, for the envpool module (gymnasium's info is empty).
   static Config DefaultConfig() {
-    return {{"max_episode_steps", int64_t{500}}};
+    return {{"max_episode_steps", int64_t{500}}, {"report_state", false}};
   }
 
   static EnvSpec MakeSpec(const Config& config) {
@@ -27,10 +29,14 @@ class AcrobotEnv : public Env {
                               {1.0, 1.0, 1.0, 1.0, v1, v2});
     spec.action = MakeDiscrete("action", 3);
     spec.max_episode_steps = config.GetInt("max_episode_steps");
+    if (config.GetBool("report_state")) {
+      spec.info.push_back(MakeBox<float>("state", {2}, {}, {}));
+    }
     return spec;
   }
 
-  AcrobotEnv(const Config& /*config*/, uint64_t seed) : rng_(seed) {}
+  AcrobotEnv(const Config& config, uint64_t seed)
+      : rng_(seed), report_state_(config.GetBool("report_state")) {}
 
   void Seed(uint64_t seed) override { rng_.Seed(seed); }
 
@@ -105,6 +111,10 @@ class AcrobotEnv : public Env {
     }
     obs[4] = static_cast<float>(state_[2]);
     obs[5] = static_cast<float>(state_[3]);
+    if (report_state_) {
+      row.Info<float>(0)[0] = static_cast<float>(state_[0]);
+      row.Info<float>(0)[1] = static_cast<float>(state_[1]);
+    }
   }
 
  private:
@@ -163,6 +173,7 @@ class AcrobotEnv : public Env {
   }
 
   NumpyRandom rng_;
+  bool report_state_;  // the envpool module's info["state"]
   double state_[4] = {0.0, 0.0, 0.0, 0.0};
   bool state_is_f32_ = true;  // reset leaves a float32 state
 };

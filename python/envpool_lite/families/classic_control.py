@@ -108,6 +108,9 @@ class ClassicRenderer:
 
 
 class ClassicControl(Family):
+    # report_state: Acrobot's info["state"] (EnvPool's), for the envpool module.
+    internal_options = frozenset({"report_state"})
+
     def check_render(self, spec: EnvSpec) -> None:
         if not can_render(spec.task_id):
             raise ValueError(f"{spec.task_id} cannot be rendered")
