@@ -85,6 +85,8 @@ def test_spec_surface():
     assert states["info:ram"].shape == [128] and states["info:lives"].dtype == np.int32
     assert {"info:env_id", "info:players.env_id", "elapsed_step", "reward", "done", "discount", "trunc", "step_type"} <= set(states)
     assert spec.reward_threshold is None
+    # EnvPool's EnvSpec has gymnasium_* names for the spaces too.
+    assert spec.gymnasium_observation_space == spec.observation_space and spec.gymnasium_action_space == spec.action_space
     assert envpool_lite.make_spec("CartPole-v1").reward_threshold == 475.0  # gymnasium's
     assert envpool_lite.make_spec("CartPole-v0").reward_threshold == 195.0
     assert envpool_lite.make_spec("CartPole-v0").config.max_episode_steps == 200

@@ -333,6 +333,16 @@ class EnvSpec:
         return None if registered is None else registered.reward_threshold
 
     @property
+    def gymnasium_observation_space(self) -> gymnasium.spaces.Space:
+        """EnvPool's name for observation_space (its EnvSpec has both)."""
+        return self.observation_space
+
+    @property
+    def gymnasium_action_space(self) -> gymnasium.spaces.Space:
+        """EnvPool's name for action_space (its EnvSpec has both)."""
+        return self.action_space
+
+    @property
     def action_array_spec(self) -> dict[str, ArraySpec]:
         """EnvPool's action arrays: env_id, players.env_id and action."""
         return {

@@ -1,0 +1,2 @@
+"""EnvPool's envpool.highway.registration: importing it registers nothing
+more (envpool_lite's tasks are registered by its families)."""

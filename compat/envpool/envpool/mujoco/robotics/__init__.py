@@ -1,0 +1,1 @@
+"""EnvPool's envpool.mujoco.robotics."""

@@ -1,0 +1,1 @@
+"""EnvPool's envpool.pgx: the tasks are envpool_lite's pgx family."""
