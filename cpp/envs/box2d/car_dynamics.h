@@ -99,7 +99,6 @@ class Car {
   void Create(b2World* world, double init_angle, double init_x, double init_y,
               BodyTag wheel_tags[4]) {
     world_ = world;
-    fuel_spent_ = 0.0;
     // self.hull: one dynamic body, four fixtures (HULL_POLY1..4, density 1).
     static constexpr int kPoly1[4][2] = {
         {-60, +130}, {+60, +130}, {+60, +110}, {-60, +110}};
@@ -186,8 +185,6 @@ class Car {
   }
 
   bool exists() const { return hull_ != nullptr; }
-  double fuel_spent() const { return fuel_spent_; }
-  void ClearFuelSpent() { fuel_spent_ = 0.0; }
   b2Body* hull() const { return hull_; }
   Wheel& wheel(int i) { return wheels_[i]; }
   const Wheel& wheel(int i) const { return wheels_[i]; }
@@ -245,7 +242,6 @@ class Car {
 
       w.omega += dt * kEnginePower * w.gas / kWheelMomentOfInertia /
                  (std::abs(w.omega) + 5.0);
-      fuel_spent_ += dt * kEnginePower * w.gas;
 
       if (w.brake >= 0.9) {
         w.omega = 0;
@@ -422,7 +418,6 @@ class Car {
 
   b2World* world_ = nullptr;
   b2Body* hull_ = nullptr;
-  double fuel_spent_ = 0.0;  // self.fuel_spent (read by EnvPool's tests only)
   std::array<Wheel, 4> wheels_;
   // self.particles: serial numbers [particles_first_, particles_next_) are
   // in the deque, serial s in slot s % 30.

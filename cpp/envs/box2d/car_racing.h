@@ -296,7 +296,6 @@ class CarRacingEnv : public Env {
 
     StepResult result;
     reward_ -= 0.1;
-    car_.ClearFuelSpent();  // self.car.fuel_spent = 0.0
     double step_reward = reward_ - prev_reward_;
     prev_reward_ = reward_;
     lap_finished_ = false;
@@ -342,7 +341,7 @@ class CarRacingEnv : public Env {
   // EnvPool's state (envpool_state.h): the track (alpha, beta, x, y), the
   // road polygons with their colors (the tiles' current ones), the car's
   // bodies (hull, wheels) and wheels (gas, brake, steer, phase, omega),
-  // fuel, rewards, time, the lap flag and the visited tile count.
+  // fuel (always 0), rewards, time, the lap flag and the visited tiles.
   DebugState Debug() const override {
     namespace bs = box2d_state;
     DebugState d;
@@ -383,7 +382,9 @@ class CarRacingEnv : public Env {
     d.Real("car_gas", {2}, std::move(gas));
     d.Real("car_steer", {2}, std::move(steer));
     d.Real("car_brake", {4}, std::move(brake));
-    d.Real("car_fuel_spent", car_.fuel_spent());
+    // gymnasium zeroes self.car.fuel_spent after every step, and the
+    // reset's step(None) runs with no gas: it is 0 wherever it can be read.
+    d.Real("car_fuel_spent", 0.0);
     d.Real("car_reward", reward_);
     d.Real("car_prev_reward", prev_reward_);
     d.Real("car_time", t_);
