@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -255,12 +256,28 @@ def test_bad_input_raises_before_sending_and_leaves_the_pool_usable(cluster):
         envpool_lite.make("Dummy-v0", num_envs=4, num_workers=2, fail_on_build_seed=44)
     with pytest.raises(ValueError, match="num_workers"):
         envpool_lite.make("CartPole-v1", num_envs=2, num_workers=3)
-    with pytest.raises(ValueError, match="worker_timeout"):
-        envpool_lite.make("CartPole-v1", num_envs=2, num_workers=1, worker_timeout=0)
+    for bad_timeout in (0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="worker_timeout"):
+            envpool_lite.make("CartPole-v1", num_envs=2, num_workers=1, worker_timeout=bad_timeout)
     with pytest.raises(RuntimeError, match="free CPUs"):
         envpool_lite.make("CartPole-v1", num_envs=64, num_workers=NODES * CPUS_PER_NODE + 1)
     with pytest.raises(RuntimeError, match="closed"):
         env.step(np.zeros(2, np.int32))
+
+
+def test_a_worker_of_another_version_is_refused_naming_both(cluster, monkeypatch):
+    """The workers run the envpool_lite installed on their nodes; one that is
+    not this process's version: a clear error at make(), naming both, and
+    no worker left running."""
+    real = envpool_lite.__version__
+    monkeypatch.setattr(envpool_lite, "__version__", "0.0.1.dev0")
+    before = ray.available_resources().get("CPU", 0)
+    with pytest.raises(RuntimeError, match=rf"worker 0 .* runs envpool_lite {re.escape(real)} on node [0-9.]+, and this process runs envpool_lite 0\.0\.1\.dev0"):
+        envpool_lite.make("CartPole-v1", num_envs=4, num_workers=2)
+    deadline = time.monotonic() + 10
+    while ray.available_resources().get("CPU", 0) < before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ray.available_resources().get("CPU", 0) == before  # both workers were stopped
 
 
 def test_recv_timeout_then_the_results_still_arrive(cluster):
@@ -353,7 +370,7 @@ def test_a_worker_killed_while_idle_is_reported_on_its_next_call(cluster):
         deadline = time.monotonic() + 60
         while True:  # until Ray has restarted it, so the next call reaches the new process
             try:
-                if ray.get(handle.describe.remote(), timeout=5)["pid"] != victim["pid"]:
+                if ray.get(handle.describe.remote(), timeout=5).pid != victim["pid"]:
                     break
             except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
                 pass
@@ -538,7 +555,7 @@ def test_appo_trains_on_the_cluster_through_a_worker_failure(cluster, tmp_path, 
                 killed.append(pid)
                 while time.monotonic() < deadline:  # until the restarted process answers
                     try:
-                        if ray.get(raw._workers[1].handle.describe.remote(), timeout=10)["pid"] != pid:
+                        if ray.get(raw._workers[1].handle.describe.remote(), timeout=10).pid != pid:
                             break
                     except (ray.exceptions.ActorUnavailableError, ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
                         time.sleep(0.05)

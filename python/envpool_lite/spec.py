@@ -25,7 +25,7 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "num_threads": 0,  # 0: min(batch_size, cores)
         "thread_affinity_offset": -1,  # -1: no pinning
         "seed": 42,  # int: env i gets seed + i; or one seed per env
-        # > 0: the envs spread over this many Ray actors (distributed.py)
+        # > 0: the envs spread over this many Ray actors (envpool_lite/distributed/)
         "num_workers": 0,
         # distributed only: seconds a worker may go without answering
         "worker_timeout": 60.0,

@@ -1,10 +1,5 @@
-"""The pool spread over a Ray cluster: ``make(..., num_workers=K)``.
-
-The caller's process (the driver) keeps the pool's protocol; K Ray actors
-(EnvPoolWorker) each run an ordinary in-process pool, in async mode, over a
-contiguous block of the global env ids. DistributedPool has the interface of
-``_core.EnvPool``, so the gymnasium, gym and dm_env faces work on it
-unchanged.
+"""DistributedPool: ``_core.EnvPool``'s interface over K worker actors
+(worker.py), so the gymnasium, gym and dm_env faces work on it unchanged.
 
 How a batch travels (and every copy an observation makes):
   1. the env writes it into its worker's state buffer (as in-process: no copy);
@@ -25,15 +20,7 @@ Ordering: a worker is a sequential Ray actor, so its calls run in the order
 they were submitted; the driver therefore knows how many rows each call
 returns (the worker's recv() takes min(worker batch, envs in flight)).
 
-Faults: a worker whose process dies (or whose node is lost), or that does not
-answer for ``worker_timeout`` seconds (it is then killed), makes recv() raise
-EnvStepError naming the env ids that were in flight on it; Ray restarts the
-actor, every env of that worker resets on its next action, and the other
-workers keep serving. Each failure bumps the worker's epoch: replies to calls
-of an older epoch are ignored, and the first call of a new epoch rebuilds
-whatever the old calls left in flight. A worker that Ray restarted while none
-of its calls were in flight answers the driver's next call with "restarted"
-(each call says whether it is its epoch's first), which fails it the same way.
+Faults: faults.py.
 """
 
 from __future__ import annotations
@@ -47,17 +34,21 @@ from typing import Any
 
 import numpy as np
 
+import envpool_lite
 from envpool_lite import _core
-from envpool_lite.spec import EnvSpec, make_spec, seeds_for
+from envpool_lite.distributed.faults import FaultHandling
+from envpool_lite.distributed.link import Call, WorkerLink
+from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, EnvFailed, Request, Restarted
+from envpool_lite.distributed.worker import EnvPoolWorker
+from envpool_lite.spec import EnvSpec, seeds_for
 
 # Requests each worker keeps in flight to hide the network's latency.
 REQUESTS_PER_WORKER = 2
 # recv() waits in slices this long, so that Ctrl-C and the hang check run.
 _WAIT_SLICE_S = 0.1
-_ENV_ID = 5  # the env_id field of a raw batch
 # A worker's start (a new process that imports envpool_lite and builds its
-# envs, which for an env that starts an engine process takes seconds) may take this long, or
-# worker_timeout if that is longer.
+# envs, which for an env that starts an engine process takes seconds) may
+# take this long, or worker_timeout if that is longer.
 _START_TIMEOUT_S = 120.0
 _CLOSE_WAIT_S = 5.0  # close() waits this long at most for Ray to see its workers dead
 # The local cluster make() starts: a batch of up to 4 MiB travels inside the
@@ -77,105 +68,7 @@ def import_ray():
     return ray
 
 
-class EnvPoolWorker:
-    """One Ray actor: an in-process pool over env ids [offset, offset + n).
-    Returns batches with global env ids."""
-
-    def __init__(self, task_id: str, config: dict, seeds: list, batch_size: int, num_threads: int, thread_affinity_offset: int, same_step_autoreset: bool, render: bool, offset: int):
-        # The env's options resolved here, not in the driver: a family's
-        # internal options can be addresses in the process that filled them
-        # (numpy's loops, which some families call).
-        env_options = make_spec(task_id, **config).env_options
-        self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset, render, offset)
-        self._pool = _core.EnvPool(*self._args)  # every env resets on its first action
-        self._offset = offset
-        self._epoch = None  # the driver's epoch this pool serves (None: a fresh pool serves any)
-
-    def describe(self) -> dict:
-        import ray
-
-        return {
-            "pid": os.getpid(),
-            "node_id": ray.get_runtime_context().get_node_id(),
-            "field_names": list(self._pool.field_names),
-            "field_specs": list(self._pool.field_specs),
-            "num_threads": self._pool.num_threads,
-        }
-
-    def run(self, request: tuple):
-        """request = (epoch, first, reset_ids, reset_seeds, action,
-        action_ids), one argument (Ray serializes each argument on its own);
-        `first` says it is the driver's first call of that epoch. Queue the
-        resets and actions (local ids), then return the next batch: a tuple
-        of arrays, ("error", message, failed ids, dropped ids) when an env
-        raised, or ("restarted", pid) when this process is not the one the
-        driver's earlier calls of the epoch reached."""
-        epoch, first, reset_ids, reset_seeds, action, action_ids = request
-        if epoch != self._epoch:
-            if not first:
-                # Ray restarted this worker while none of the driver's calls
-                # were in flight on it: the envs the driver believes are
-                # mid-episode are gone. Say so rather than serve fresh envs.
-                return ("restarted", os.getpid())
-            if self._epoch is not None:
-                # The driver gave up on this worker's earlier calls: a new
-                # pool, as a restarted worker has (what they left in flight
-                # is dropped, and every env resets on its next action).
-                self._pool.close()
-                self._pool = _core.EnvPool(*self._args)
-            self._epoch = epoch
-        if reset_ids is not None:
-            self._pool.send_reset(reset_ids, reset_seeds)
-        if action_ids is not None:
-            self._pool.send(action, action_ids)
-        try:
-            batch = self._pool.recv(None)
-        except _core.EnvStepError as e:
-            off = self._offset
-            return ("error", str(e), [i + off for i in e.env_ids], [i + off for i in e.dropped_env_ids])
-        batch[_ENV_ID][:] += self._offset
-        return batch
-
-    def render(self, env_ids: np.ndarray) -> np.ndarray:
-        return self._pool.render(env_ids)
-
-    def render_state(self, env_ids: np.ndarray) -> np.ndarray:
-        return self._pool.render_state(env_ids)
-
-
-class _Call:
-    __slots__ = ("ref", "rows", "epoch", "submitted")
-
-    def __init__(self, ref, rows: int, epoch: int):
-        self.ref, self.rows, self.epoch, self.submitted = ref, rows, epoch, time.monotonic()
-
-
-class _Worker:
-    """The driver's view of one actor."""
-
-    def __init__(self, index: int, handle, start: int, stop: int, batch_size: int):
-        self.index, self.handle, self.start, self.stop, self.batch_size = index, handle, start, stop, batch_size
-        self.calls: deque[_Call] = deque()
-        self.uncollected = 0  # rows on the worker no call has asked for yet
-        self.epoch = 0
-        self.fresh = True  # no call of this epoch sent yet
-        self.last_progress = time.monotonic()
-        self.info: dict = {}
-        # After a failure: a describe() call that answers once Ray has
-        # restarted the actor; requests wait in `deferred` until it does
-        # (a call to an actor that is restarting fails at once).
-        self.probe = None
-        self.deferred: list[tuple[tuple, int]] = []
-        self.dead = ""  # why Ray could not restart it
-        self.steps = 0  # rows received
-        self.failures = 0
-        self.busy_s = 0.0  # time its calls took, submission to harvest
-
-    def __repr__(self) -> str:
-        return f"worker {self.index} (envs {self.start}..{self.stop - 1})"
-
-
-class DistributedPool:
+class DistributedPool(FaultHandling):
     """``_core.EnvPool``'s interface over K Ray actors."""
 
     def __init__(self, spec: EnvSpec, same_step_autoreset: bool, render: bool = False):
@@ -190,7 +83,7 @@ class DistributedPool:
         self._sync = self._batch_size == n
         self._lock = threading.Lock()
         self._closed = False
-        self._workers: list[_Worker] = []
+        self._workers: list[WorkerLink] = []
         k = config["num_workers"]
         if not ray.is_initialized():
             # Joins the cluster RAY_ADDRESS names, else starts a local one.
@@ -204,18 +97,7 @@ class DistributedPool:
             max_task_retries=0,  # ... and its calls fail, so the driver knows
             scheduling_strategy="SPREAD",  # one per node, where it can
         )
-        free = ray.available_resources().get("CPU", 0)
-        for _ in range(20):  # a pool closed just now frees its CPUs soon
-            if free >= k:
-                break
-            time.sleep(0.1)
-            free = ray.available_resources().get("CPU", 0)
-        if free < k:
-            # Fail now rather than wait for CPUs that may never come.
-            raise RuntimeError(
-                f"num_workers={k} needs {k} free CPUs in the Ray cluster (each worker reserves 1); it has {free:g} free "
-                f"of {ray.cluster_resources().get('CPU', 0):g}: close other pools, use fewer workers, or add nodes (ray start --address=...)"
-            )
+        _wait_for_cpus(ray, k)
         starts = [n * w // k for w in range(k + 1)]
         try:
             for index in range(k):
@@ -232,30 +114,43 @@ class DistributedPool:
                     render,
                     start,
                 )
-                self._workers.append(_Worker(index, handle, start, stop, local_batch))
+                self._workers.append(WorkerLink(index, handle, start, stop, local_batch))
             self._starts = np.array(starts[:-1])
-            refs = [w.handle.describe.remote() for w in self._workers]
-            ready, pending = ray.wait(refs, num_returns=len(refs), timeout=None if math.isinf(self._start_timeout) else self._start_timeout)
-            if pending:
-                late = [str(w) for w, r in zip(self._workers, refs) if r in pending]
-                raise RuntimeError(f"{len(pending)} of {k} Ray workers did not start within {self._start_timeout:g} s ({', '.join(late)})")
-            for w, r in zip(self._workers, refs):
-                try:
-                    w.info = ray.get(r)
-                except ray.exceptions.RayActorError as e:
-                    # Its envs failed to build: say why (the traceback's last line).
-                    cause = [line for line in str(e).splitlines() if line.strip()][-1]
-                    raise RuntimeError(f"{w} could not start on the Ray cluster: {cause}") from None
+            self._describe_workers()
         except BaseException:
             self.close()
             raise
-        self.field_names = self._workers[0].info["field_names"]
-        self.field_specs = self._workers[0].info["field_specs"]
+        info = self._workers[0].info
+        assert info is not None
+        self.field_names = info.field_names
+        self.field_specs = info.field_specs
         self._in_flight = np.zeros(n, bool)  # sent, not yet returned by recv()
         self._order = np.zeros(n, np.int64)  # sync mode: the order rows come back in
-        self._buffer: deque[tuple] = deque()  # received batches not yet returned
+        self._buffer: deque[Batch] = deque()  # received batches not yet returned
         self._buffered = 0
         self._last_ids = np.arange(n, dtype=np.int32)
+
+    def _describe_workers(self) -> None:
+        """Wait for every worker to start; check that each runs this
+        process's envpool_lite."""
+        ray, k = self._ray, len(self._workers)
+        refs = [w.handle.describe.remote() for w in self._workers]
+        ready, pending = ray.wait(refs, num_returns=len(refs), timeout=None if math.isinf(self._start_timeout) else self._start_timeout)
+        if pending:
+            late = [str(w) for w, r in zip(self._workers, refs) if r in pending]
+            raise RuntimeError(f"{len(pending)} of {k} Ray workers did not start within {self._start_timeout:g} s ({', '.join(late)})")
+        for w, r in zip(self._workers, refs):
+            try:
+                w.info = ray.get(r)
+            except ray.exceptions.RayActorError as e:
+                # Its envs failed to build: say why (the traceback's last line).
+                cause = [line for line in str(e).splitlines() if line.strip()][-1]
+                raise RuntimeError(f"{w} could not start on the Ray cluster: {cause}") from None
+            if w.info.version != envpool_lite.__version__:
+                raise RuntimeError(
+                    f"{w} runs envpool_lite {w.info.version} on node {w.info.node_ip}, and this process runs envpool_lite {envpool_lite.__version__}: "
+                    "every node of the Ray cluster needs the same version (install it there and restart the node's `ray start`)"
+                )
 
     # --- _core.EnvPool's interface -------------------------------------
     @property
@@ -268,7 +163,7 @@ class DistributedPool:
 
     @property
     def num_threads(self) -> int:
-        return sum(w.info.get("num_threads", 0) for w in self._workers)
+        return sum(w.info.num_threads for w in self._workers if w.info is not None)
 
     @property
     def closed(self) -> bool:
@@ -333,13 +228,15 @@ class DistributedPool:
 
     # --- beyond _core.EnvPool ------------------------------------------
     def workers(self) -> list[dict]:
-        """Where each worker runs and what it has done: pid, node_id, env ids,
-        steps (rows received), failures, and busy_s (its calls' time)."""
+        """Where each worker runs and what it has done: pid, node_id, node_ip,
+        env ids, steps (rows received), failures, and busy_s (its calls'
+        time)."""
         return [
             {
                 "worker": w.index,
-                "pid": w.info.get("pid"),
-                "node_id": w.info.get("node_id"),
+                "pid": w.info.pid if w.info else None,
+                "node_id": w.info.node_id if w.info else None,
+                "node_ip": w.info.node_ip if w.info else None,
                 "env_ids": range(w.start, w.stop),
                 "batch_size": w.batch_size,
                 "steps": w.steps,
@@ -401,34 +298,31 @@ class DistributedPool:
                 continue
             local = (ids[mask] - w.start).astype(np.int32)
             if reset:
-                args = (local, None if seeds is None else seeds[mask].tolist(), None, None)
+                request = w.request(reset_ids=local, reset_seeds=None if seeds is None else seeds[mask].tolist())
             else:
                 assert actions is not None
-                args = (None, None, actions[mask], local)
+                request = w.request(actions=actions[mask], action_ids=local)
             if w.probe is not None:
-                w.deferred.append((args, len(local)))  # sent once it has restarted
+                w.deferred.append(request)  # sent once it has restarted
             else:
-                self._call(w, args, len(local))
+                self._call(w, request)
         self._in_flight[ids] = True
 
-    def _call(self, w: _Worker, args: tuple, sent: int) -> None:
-        """One request: `sent` resets or actions, then a batch back."""
+    def _call(self, w: WorkerLink, request: Request) -> None:
+        """One request that sends resets or actions, then a batch back."""
+        sent = len(request.sent_ids)
         rows = min(w.batch_size, w.uncollected + sent)
         w.uncollected += sent - rows
-        self._request(w, args, rows)
+        w.calls.append(Call(w.handle.run.remote(request), rows, w.epoch))
         self._top_up(w)
 
-    def _request(self, w: _Worker, args: tuple, rows: int) -> None:
-        first, w.fresh = w.fresh, False
-        w.calls.append(_Call(w.handle.run.remote((w.epoch, first, *args)), rows, w.epoch))
-
-    def _top_up(self, w: _Worker) -> None:
+    def _top_up(self, w: WorkerLink) -> None:
         """Keep REQUESTS_PER_WORKER calls in flight while the worker has rows
         no call has asked for."""
         while w.uncollected > 0 and len(w.calls) < REQUESTS_PER_WORKER:
             rows = min(w.batch_size, w.uncollected)
             w.uncollected -= rows
-            self._request(w, (None, None, None, None), rows)
+            w.calls.append(Call(w.handle.run.remote(w.request()), rows, w.epoch))
 
     def _recv(self, timeout: float | None):
         ray = self._ray
@@ -451,23 +345,17 @@ class DistributedPool:
                 w = pending[ready[0]]
                 self._restarted(w) if w.probe is not None else self._harvest(w)
                 continue
-            now = time.monotonic()
-            for w in pending.values():
-                if w.probe is not None:
-                    if now - w.last_progress > self._start_timeout:
-                        self._kill_and_fail(w, f"was not restarted within {self._start_timeout:g} s")
-                elif now - max(w.last_progress, w.calls[0].submitted) > self._timeout:
-                    self._kill_and_fail(w, f"did not answer within worker_timeout={self._timeout:g} s")
-            if deadline is not None and now >= deadline:
+            self._check_hangs(list(pending.values()))
+            if deadline is not None and time.monotonic() >= deadline:
                 raise TimeoutError(f"recv() timed out after {timeout} s")
         return self._assemble(target)
 
-    def _harvest(self, w: _Worker) -> None:
+    def _harvest(self, w: WorkerLink) -> None:
         """Take worker w's oldest call, which is done."""
         ray = self._ray
         call = w.calls.popleft()
         try:
-            result = ray.get(call.ref)
+            reply = ray.get(call.ref)
         except (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError) as e:
             if call.epoch == w.epoch:
                 self._fail(w, f"was lost ({type(e).__name__}: the process died or its node left the cluster)")
@@ -478,121 +366,39 @@ class DistributedPool:
             return
         if call.epoch != w.epoch:
             return  # a reply to a call the driver gave up on
-        if isinstance(result, tuple) and isinstance(result[0], str) and result[0] == "restarted":
-            self._fail(w, f"was restarted by Ray as pid {result[1]} (its process died while none of its calls were in flight)")
+        if isinstance(reply, Restarted):
+            self._fail(w, f"was restarted by Ray as pid {reply.pid} (its process died while none of its calls were in flight)")
         now = time.monotonic()
         w.busy_s += now - max(call.submitted, w.last_progress)
         w.last_progress = now
         self._top_up(w)
-        if isinstance(result, tuple) and isinstance(result[0], str):
-            _, message, failed, dropped = result
-            self._in_flight[dropped] = False
-            err = _core.EnvStepError(f"{w}: {message}")
-            err.env_ids, err.dropped_env_ids = failed, dropped
-            raise err
-        w.steps += len(result[_ENV_ID])
-        self._buffer.append(result)
-        self._buffered += len(result[_ENV_ID])
-
-    def _fail(self, w: _Worker, reason: str) -> None:
-        """Worker w is gone: forget its calls, and raise EnvStepError naming
-        the envs that were in flight on it."""
-        if self._closed:  # close() on another thread killed it
-            raise RuntimeError("the env pool was closed (by close() on another thread or in a signal handler) while recv() was waiting")
-        buffered = set()
-        for batch in self._buffer:
-            buffered.update(batch[_ENV_ID].tolist())
-        ids = np.arange(w.start, w.stop)
-        lost = [int(i) for i in ids[self._in_flight[w.start : w.stop]] if int(i) not in buffered]
-        self._in_flight[lost] = False
-        w.calls.clear()
-        w.deferred.clear()
-        w.uncollected = 0
-        w.epoch += 1
-        w.fresh = True
-        w.failures += 1
-        w.last_progress = time.monotonic()
-        w.probe = w.handle.describe.remote()  # answers once Ray has restarted it
-        err = _core.EnvStepError(f"{w} {reason}; envs {_span(lost)} were in flight on it and await an action again. Ray restarts the worker: each of its envs resets on its next action.")
-        err.env_ids, err.dropped_env_ids = lost, list(lost)
-        raise err
-
-    def _restarted(self, w: _Worker) -> None:
-        """w's probe answered: the new process is up (send what waited), or
-        not yet (ask again), or Ray gave up on it."""
-        ray = self._ray
-        try:
-            w.info = ray.get(w.probe)
-        except ray.exceptions.ActorUnavailableError:
-            time.sleep(0.05)  # still restarting
-            w.probe = w.handle.describe.remote()
-            return
-        except ray.exceptions.RayActorError as e:
-            w.dead = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
-            waiting = sorted(int(i) for args, _ in w.deferred for i in (args[0] if args[0] is not None else args[3]) + w.start)
-            w.probe, w.deferred = None, []
-            self._in_flight[waiting] = False
-            err = _core.EnvStepError(f"{w} could not be restarted ({w.dead}); envs {_span(waiting)} were not stepped. Close the pool and make a new one.")
-            err.env_ids, err.dropped_env_ids = waiting, list(waiting)
-            raise err from e
-        w.probe = None
-        w.last_progress = time.monotonic()
-        deferred, w.deferred = w.deferred, []
-        for args, sent in deferred:
-            self._call(w, args, sent)
-
-    def _sync_drop(self, err) -> None:
-        """Sync mode: as in-process, the whole batch is dropped: wait for the
-        other workers' rows of it, drop them, and name them too."""
-        if not self._sync:
-            return
-        dropped = set(err.dropped_env_ids)
-        for w in self._workers:
-            while w.calls:
-                try:
-                    if self._ray.wait([w.calls[0].ref], timeout=None if math.isinf(self._timeout) else self._timeout)[0]:
-                        self._harvest(w)
-                    else:
-                        self._kill_and_fail(w, f"did not answer within worker_timeout={self._timeout:g} s")
-                except _core.EnvStepError as other:
-                    err.env_ids = sorted(set(err.env_ids) | set(other.env_ids))
-                    dropped.update(other.dropped_env_ids)
-        for batch in self._buffer:
-            dropped.update(batch[_ENV_ID].tolist())
-        self._buffer.clear()
-        self._buffered = 0
-        self._in_flight[:] = False
-        err.dropped_env_ids = sorted(dropped)
-
-    def _kill_and_fail(self, w: _Worker, reason: str) -> None:
-        """A worker that hangs: kill it (Ray starts a new one) and fail it."""
-        try:
-            self._ray.kill(w.handle, no_restart=False)
-        except Exception:
-            pass
-        self._fail(w, reason + " (it was killed)")
+        if isinstance(reply, EnvFailed):
+            raise self._env_failed(w, reply)
+        w.steps += len(reply)
+        self._buffer.append(reply)
+        self._buffered += len(reply)
 
     def _assemble(self, rows: int):
         """The first `rows` buffered rows as new arrays."""
         parts, need = [], rows
         while need:
             batch = self._buffer[0]
-            n = len(batch[_ENV_ID])
+            n = len(batch)
             if n <= need:
-                parts.append(batch)
+                parts.append(batch.fields)
                 self._buffer.popleft()
                 need -= n
             else:
-                parts.append(tuple(a[:need] for a in batch))
-                self._buffer[0] = tuple(a[need:] for a in batch)
+                parts.append(tuple(a[:need] for a in batch.fields))
+                self._buffer[0] = Batch(tuple(a[need:] for a in batch.fields))
                 need = 0
         self._buffered -= rows
         out = tuple(np.concatenate([p[f] for p in parts]) for f in range(len(parts[0])))
-        ids = out[_ENV_ID]
+        ids = out[ENV_ID_FIELD]
         if self._sync and len(parts) > 1:
             order = np.argsort(self._order[ids], kind="stable")
             out = tuple(a[order] for a in out)
-            ids = out[_ENV_ID]
+            ids = out[ENV_ID_FIELD]
         self._in_flight[ids] = False
         self._last_ids = ids.copy()
         return out
@@ -615,6 +421,21 @@ class DistributedPool:
                     out[mask] = part
             assert out is not None  # ids is not empty
             return out
+
+
+def _wait_for_cpus(ray, k: int) -> None:
+    """A clear error now if the cluster has fewer than k free CPUs (a pool
+    closed just now frees its CPUs within a moment)."""
+    free = ray.available_resources().get("CPU", 0)
+    for _ in range(20):
+        if free >= k:
+            return
+        time.sleep(0.1)
+        free = ray.available_resources().get("CPU", 0)
+    raise RuntimeError(
+        f"num_workers={k} needs {k} free CPUs in the Ray cluster (each worker reserves 1); it has {free:g} free "
+        f"of {ray.cluster_resources().get('CPU', 0):g}: close other pools, use fewer workers, or add nodes (ray start --address=...)"
+    )
 
 
 class _Entry:
@@ -642,11 +463,3 @@ def _timeout_s(timeout: Any) -> float | None:
     if not t >= 0:
         raise ValueError(f"timeout must be >= 0 seconds or None, got {timeout}")
     return None if math.isinf(t) else t
-
-
-def _span(ids: list[int]) -> str:
-    if not ids:
-        return "[]"
-    if ids == list(range(ids[0], ids[-1] + 1)) and len(ids) > 3:
-        return f"{ids[0]}..{ids[-1]}"
-    return str(ids)

@@ -1,0 +1,60 @@
+"""The driver's view of one worker: its actor handle, its env ids, the calls
+it has in flight (oldest first: a Ray actor runs its calls in the order they
+were submitted), its epoch, and, after a failure, the probe that tells when
+Ray has restarted it."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+from envpool_lite.distributed.protocol import Request, WorkerInfo
+
+
+class Call:
+    """One ``run`` call in flight: the rows it returns are known when it is
+    made (the worker's recv() takes min(its batch, its envs in flight))."""
+
+    __slots__ = ("ref", "rows", "epoch", "submitted")
+
+    def __init__(self, ref, rows: int, epoch: int):
+        self.ref, self.rows, self.epoch, self.submitted = ref, rows, epoch, time.monotonic()
+
+
+class WorkerLink:
+    def __init__(self, index: int, handle, start: int, stop: int, batch_size: int):
+        self.index, self.handle, self.start, self.stop, self.batch_size = index, handle, start, stop, batch_size
+        self.calls: deque[Call] = deque()
+        self.uncollected = 0  # rows on the worker no call has asked for yet
+        self.epoch = 0
+        self.fresh = True  # no call of this epoch sent yet
+        self.last_progress = time.monotonic()
+        self.info: WorkerInfo | None = None
+        # After a failure: a describe() call that answers once Ray has
+        # restarted the actor; requests wait in `deferred` until it does
+        # (a call to an actor that is restarting fails at once).
+        self.probe = None
+        self.deferred: list[Request] = []
+        self.dead = ""  # why Ray could not restart it
+        self.steps = 0  # rows received
+        self.failures = 0
+        self.busy_s = 0.0  # time its calls took, submission to harvest
+
+    def request(self, reset_ids=None, reset_seeds=None, actions=None, action_ids=None) -> Request:
+        """The next request to this worker (its epoch, and whether it is the
+        epoch's first)."""
+        first, self.fresh = self.fresh, False
+        return Request(self.epoch, first, reset_ids, reset_seeds, actions, action_ids)
+
+    def new_epoch(self) -> None:
+        """Forget every call in flight: their replies will be ignored."""
+        self.calls.clear()
+        self.deferred.clear()
+        self.uncollected = 0
+        self.epoch += 1
+        self.fresh = True
+        self.failures += 1
+        self.last_progress = time.monotonic()
+
+    def __repr__(self) -> str:
+        return f"worker {self.index} (envs {self.start}..{self.stop - 1})"

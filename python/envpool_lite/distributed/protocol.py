@@ -1,0 +1,97 @@
+"""What the driver and a worker say to each other.
+
+The driver calls one method of a worker actor, ``run(request)``, with a
+:class:`Request`; the worker queues the request's resets and actions in its
+in-process pool and answers with the next batch it receives, or with why it
+has none:
+
+- :class:`Batch`: the rows of one ``recv()`` of the worker's pool, env ids
+  already global;
+- :class:`EnvFailed`: an env raised while stepping (the in-process pool's
+  ``EnvStepError``, env ids global);
+- :class:`Restarted`: this process is not the one the driver's earlier calls
+  of the epoch reached (Ray restarted the actor between two calls).
+
+``describe()`` answers with a :class:`WorkerInfo`: where the worker runs
+and which envpool_lite it runs.
+
+Epochs: every failure of a worker starts a new epoch for it in the driver.
+A request carries its epoch and whether it is the epoch's first call, so a
+worker can tell a new epoch (start a fresh pool) from a restart the driver
+has not seen (answer :class:`Restarted`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+ENV_ID_FIELD = 5  # the env_id field of a raw batch (the pool's field order)
+
+
+@dataclasses.dataclass(frozen=True)
+class Request:
+    """One call of ``run``: queue these resets and actions (local env ids),
+    then return one batch. Any of the four may be None (a request that
+    only collects)."""
+
+    epoch: int
+    first: bool  # the driver's first call of this epoch to this worker
+    reset_ids: np.ndarray | None = None  # int32
+    reset_seeds: list[int] | None = None  # one per reset id, or None: the env's own next seed
+    actions: np.ndarray | None = None  # the converted actions, one row per action id
+    action_ids: np.ndarray | None = None  # int32
+
+    @property
+    def sent_ids(self) -> np.ndarray:
+        """The envs this request sends (resets or actions), local ids."""
+        ids = self.reset_ids if self.reset_ids is not None else self.action_ids
+        return np.zeros(0, np.int32) if ids is None else ids
+
+
+@dataclasses.dataclass(frozen=True)
+class Batch:
+    """Rows of one batch: the pool's raw fields (global env ids)."""
+
+    fields: tuple
+
+    @property
+    def env_ids(self) -> np.ndarray:
+        return self.fields[ENV_ID_FIELD]
+
+    def __len__(self) -> int:
+        return len(self.fields[ENV_ID_FIELD])
+
+
+@dataclasses.dataclass(frozen=True)
+class EnvFailed:
+    """An env raised while stepping on the worker."""
+
+    message: str
+    env_ids: list[int]  # the envs that raised
+    dropped_env_ids: list[int]  # every env whose result was dropped with them
+
+
+@dataclasses.dataclass(frozen=True)
+class Restarted:
+    """The worker was restarted by Ray while none of the driver's calls were
+    in flight on it: the envs the driver believes mid-episode are gone."""
+
+    pid: int
+
+
+Reply = Batch | EnvFailed | Restarted
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerInfo:
+    """``describe()``'s answer."""
+
+    pid: int
+    node_id: str
+    node_ip: str
+    version: str  # the worker's envpool_lite.__version__
+    field_names: list[str]
+    field_specs: list
+    num_threads: int
