@@ -43,6 +43,8 @@ fi
 if command -v dpkg-query >/dev/null 2>&1; then
   dpkg-query -W -f='${Status}' libqt5gui5 2>/dev/null | grep -q "ok installed" || missing+=(libqt5gui5)
 fi
+# tests/test_multihost.py's cluster of network namespaces (scripts/netns_cluster.sh).
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -29,6 +29,11 @@ from envpool_lite import _core
 from envpool_lite.distributed.link import WorkerLink
 from envpool_lite.distributed.protocol import EnvFailed
 
+# Before a worker is declared hung, its reply gets this long to show up: a
+# driver that was itself stopped (SIGSTOP, a debugger) longer than
+# worker_timeout has the replies that arrived meanwhile still to read.
+_GRACE_S = 0.25
+
 
 class FaultHandling:
     _ray: Any
@@ -57,6 +62,8 @@ class FaultHandling:
                 if now - w.last_progress > self._start_timeout:
                     self._kill_and_fail(w, f"was not restarted within {self._start_timeout:g} s")
             elif now - max(w.last_progress, w.calls[0].submitted) > self._timeout:
+                if self._ray.wait([w.calls[0].ref], timeout=_GRACE_S)[0]:
+                    continue  # it has answered: this process was the one that stalled
                 self._kill_and_fail(w, f"did not answer within worker_timeout={self._timeout:g} s")
 
     def _env_failed(self, w: WorkerLink, reply: EnvFailed):

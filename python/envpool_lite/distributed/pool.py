@@ -344,8 +344,11 @@ class DistributedPool(FaultHandling):
             if ready:
                 w = pending[ready[0]]
                 self._restarted(w) if w.probe is not None else self._harvest(w)
+            # Every time round, not only when nothing is ready: the other
+            # workers' replies must not hide one that hangs.
+            self._check_hangs([w for w in self._workers if w.probe is not None or w.calls])
+            if ready:
                 continue
-            self._check_hangs(list(pending.values()))
             if deadline is not None and time.monotonic() >= deadline:
                 raise TimeoutError(f"recv() timed out after {timeout} s")
         return self._assemble(target)
