@@ -372,7 +372,8 @@ def run_envpool_lite(task: Task, cfg: Config, steps: int, num_workers: int = 0) 
 
 def run_ray(num_workers: int, task: Task, cfg: Config, steps: int) -> float:
     """The same pool spread over num_workers Ray actors on this machine (a
-    local Ray cluster, started once). Each worker gets the config's threads,
+    local Ray cluster, started once; or the cluster RAY_ADDRESS names, such
+    as scripts/netns_cluster.sh's hosts). Each worker gets the config's threads,
     as each node of a cluster would use its own cores (sharing them out was
     slower here: 2 workers x 1 thread made 68% of the in-process pool's
     Pong-v5 64:16:2 against 72% with 2 x 2)."""
@@ -385,7 +386,10 @@ def run_ray(num_workers: int, task: Task, cfg: Config, steps: int) -> float:
     if not ray.is_initialized():
         from envpool_lite.distributed import LOCAL_CLUSTER_OPTIONS
 
-        ray.init(**LOCAL_CLUSTER_OPTIONS, log_to_driver=False, num_cpus=max(CORES, num_workers))
+        if os.environ.get("RAY_ADDRESS"):  # a cluster of several hosts (scripts/netns_cluster.sh env)
+            ray.init(log_to_driver=False)
+        else:
+            ray.init(**LOCAL_CLUSTER_OPTIONS, log_to_driver=False, num_cpus=max(CORES, num_workers))
     return run_envpool_lite(task, cfg, steps, num_workers)
 
 

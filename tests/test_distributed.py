@@ -280,6 +280,63 @@ def test_a_worker_of_another_version_is_refused_naming_both(cluster, monkeypatch
     assert ray.available_resources().get("CPU", 0) == before  # both workers were stopped
 
 
+def ring_files() -> set[str]:
+    return {f for f in os.listdir("/dev/shm") if f.startswith("envpool_lite_ring_")}
+
+
+def test_a_worker_on_the_drivers_node_sends_its_batches_through_shared_memory(cluster):
+    """The worker on this process's node writes its batches into a ring in
+    /dev/shm (the reply only names the slot); the workers of the other nodes
+    answer through Ray. The trajectories are the in-process pool's; a worker
+    that dies gets a new ring once restarted; close() removes them all."""
+    before = ring_files()
+    head = cluster.head_node.node_id
+    env = envpool_lite.make("CartPole-v1", num_envs=6, batch_size=2, seed=5, num_workers=3)
+    ref = envpool_lite.make("CartPole-v1", num_envs=6, batch_size=2, seed=5)
+    try:
+        transports = {w["node_id"] == head: w["transport"] for w in env.workers}
+        assert transports == {True: "shared memory", False: "ray"}, env.workers
+        local = next(w for w in env.workers if w["node_id"] == head)
+        assert len(ring_files() - before) == 1
+
+        def per_env(pool, batches):
+            traj = {i: [] for i in range(6)}
+            t = np.zeros(6, int)
+            pool.async_reset()
+            for _ in range(batches):
+                obs, rew, term, trunc, info = pool.recv()
+                ids = info["env_id"]
+                for j, i in enumerate(ids.tolist()):
+                    traj[i].append((obs[j].tobytes(), rew[j], term[j], trunc[j], info["elapsed_step"][j]))
+                t[ids] += 1
+                pool.send(((ids + t[ids]) % 2).astype(np.int32), ids)
+            return traj  # every env in flight
+
+        got, want = per_env(env, 300), per_env(ref, 300)
+        for i in range(6):
+            n = min(len(got[i]), len(want[i]))
+            assert n > 50 and got[i][:n] == want[i][:n], i
+        first = ring_files() - before
+        os.kill(local["pid"], signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        restarted = False
+        while not restarted:
+            assert time.monotonic() < deadline, f"the worker was not restarted: {env.workers}"
+            try:
+                obs, rew, term, trunc, info = env.recv()
+                env.send(np.zeros(len(info["env_id"]), np.int32), info["env_id"])
+            except envpool_lite.EnvStepError as e:
+                env.send(np.zeros(len(e.env_ids), np.int32), e.env_ids)
+            w = env.workers[local["worker"]]
+            restarted = w["failures"] == 1 and w["pid"] != local["pid"] and w["steps"] > local["steps"] + 10
+        now = ring_files() - before
+        assert len(now) == (1 if env.workers[local["worker"]]["node_id"] == head else 0) and not (now & first)
+    finally:
+        env.close()
+        ref.close()
+    assert ring_files() == before
+
+
 def test_recv_timeout_then_the_results_still_arrive(cluster):
     env = envpool_lite.make("Dummy-v0", num_envs=2, num_workers=2, step_sleep_us=400_000)
     try:
@@ -336,7 +393,8 @@ def test_a_killed_worker_is_reported_restarted_and_its_envs_reset(cluster):
         # the lost envs await an action again: send them one, they reset
         env.send(np.zeros(len(lost), np.int32), lost)
         seen = {}
-        for _ in range(60):
+        deadline = time.monotonic() + 60  # Ray restarts it in a second or two
+        while set(seen) != set(victim["env_ids"]) and time.monotonic() < deadline:
             obs, rew, term, trunc, info = env.recv()
             for j, i in enumerate(info["env_id"].tolist()):
                 if i in victim["env_ids"] and i not in seen:

@@ -29,10 +29,12 @@ from envpool_lite import _core
 from envpool_lite.distributed.link import WorkerLink
 from envpool_lite.distributed.protocol import EnvFailed
 
-# Before a worker is declared hung, its reply gets this long to show up: a
-# driver that was itself stopped (SIGSTOP, a debugger) longer than
-# worker_timeout has the replies that arrived meanwhile still to read.
+# Before a worker is declared hung, its reply gets this long to show up if
+# the driver itself was away for more than _AWAY_S (stopped by SIGSTOP or a
+# debugger, or busy outside recv()): the replies that arrived meanwhile may
+# still be unread.
 _GRACE_S = 0.25
+_AWAY_S = 0.5
 
 
 class FaultHandling:
@@ -45,6 +47,7 @@ class FaultHandling:
     _start_timeout: float
     _sync: bool
     _closed: bool
+    _last_look: float  # when _check_hangs last ran
 
     def _harvest(self, w: WorkerLink) -> None:
         raise NotImplementedError
@@ -52,17 +55,24 @@ class FaultHandling:
     def _call(self, w: WorkerLink, request) -> None:
         raise NotImplementedError
 
+    def _attach_ring(self, w: WorkerLink) -> None:
+        raise NotImplementedError
+
     def _check_hangs(self, pending: list[WorkerLink]) -> None:
         """Fail a worker that has not answered its oldest call within
         worker_timeout, or that Ray has not restarted within the start
         timeout."""
         now = time.monotonic()
+        # This process itself was away (stopped, or not in recv()) since it
+        # last looked: replies that came meanwhile may still be unread.
+        grace = _GRACE_S if now - self._last_look > _AWAY_S else 0.0
+        self._last_look = now
         for w in pending:
             if w.probe is not None:
                 if now - w.last_progress > self._start_timeout:
                     self._kill_and_fail(w, f"was not restarted within {self._start_timeout:g} s")
             elif now - max(w.last_progress, w.calls[0].submitted) > self._timeout:
-                if self._ray.wait([w.calls[0].ref], timeout=_GRACE_S)[0]:
+                if self._ray.wait([w.calls[0].ref], timeout=grace)[0]:
                     continue  # it has answered: this process was the one that stalled
                 self._kill_and_fail(w, f"did not answer within worker_timeout={self._timeout:g} s")
 
@@ -102,7 +112,7 @@ class FaultHandling:
             return
         except ray.exceptions.RayActorError as e:
             w.dead = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
-            waiting = sorted(int(i) + w.start for r in w.deferred for i in r.sent_ids)
+            waiting = sorted(int(i) + w.start for sent in w.deferred for i in (sent["reset_ids"] if "reset_ids" in sent else sent["action_ids"]))
             w.probe, w.deferred = None, []
             self._in_flight[waiting] = False
             err = _core.EnvStepError(f"{w} could not be restarted ({w.dead}); envs {span(waiting)} were not stepped. Close the pool and make a new one.")
@@ -110,9 +120,10 @@ class FaultHandling:
             raise err from e
         w.probe = None
         w.last_progress = time.monotonic()
+        self._attach_ring(w)  # a ring if the new process is on this node
         deferred, w.deferred = w.deferred, []
-        for request in deferred:
-            self._call(w, request)
+        for sent in deferred:
+            self._call(w, w.request(**sent))
 
     def _sync_drop(self, err) -> None:
         """Sync mode: as in-process, the whole batch is dropped: wait for the

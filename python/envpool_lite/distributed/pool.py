@@ -36,9 +36,10 @@ import numpy as np
 
 import envpool_lite
 from envpool_lite import _core
+from envpool_lite.distributed import ring
 from envpool_lite.distributed.faults import FaultHandling
 from envpool_lite.distributed.link import Call, WorkerLink
-from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, EnvFailed, Request, Restarted
+from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, EnvFailed, Request, Restarted, RingBatch
 from envpool_lite.distributed.worker import EnvPoolWorker
 from envpool_lite.spec import EnvSpec, seeds_for
 
@@ -83,11 +84,13 @@ class DistributedPool(FaultHandling):
         self._sync = self._batch_size == n
         self._lock = threading.Lock()
         self._closed = False
+        self._last_look = time.monotonic()
         self._workers: list[WorkerLink] = []
         k = config["num_workers"]
         if not ray.is_initialized():
             # Joins the cluster RAY_ADDRESS names, else starts a local one.
             ray.init(**({} if os.environ.get("RAY_ADDRESS") else LOCAL_CLUSTER_OPTIONS), log_to_driver=True)
+        self._node_id = ray.get_runtime_context().get_node_id()  # workers here get a ring (ring.py)
         # Actions are checked here, before anything is sent.
         self._converter = _core.ActionConverter(spec.task_id, spec.env_options)
         seeds = seeds_for(config["seed"], range(n), n)
@@ -117,6 +120,8 @@ class DistributedPool(FaultHandling):
                 self._workers.append(WorkerLink(index, handle, start, stop, local_batch))
             self._starts = np.array(starts[:-1])
             self._describe_workers()
+            for w in self._workers:
+                self._attach_ring(w)
         except BaseException:
             self.close()
             raise
@@ -151,6 +156,16 @@ class DistributedPool(FaultHandling):
                     f"{w} runs envpool_lite {w.info.version} on node {w.info.node_ip}, and this process runs envpool_lite {envpool_lite.__version__}: "
                     "every node of the Ray cluster needs the same version (install it there and restart the node's `ray start`)"
                 )
+
+    def _attach_ring(self, w: WorkerLink) -> None:
+        """A ring for a worker on this process's node, none for another."""
+        if w.info is None or w.info.node_id != self._node_id or not ring.available():
+            w.use_ring(None)
+            return
+        try:
+            w.use_ring(ring.Ring.create(w.info.field_specs, w.batch_size))
+        except OSError:
+            w.use_ring(None)  # /dev/shm full: every batch in the reply
 
     # --- _core.EnvPool's interface -------------------------------------
     @property
@@ -213,6 +228,7 @@ class DistributedPool(FaultHandling):
         workers, self._workers = self._workers, []
         probes = []
         for w in workers:
+            w.drop_ring()
             try:
                 self._ray.kill(w.handle, no_restart=True)
                 probes.append(w.handle.describe.remote())
@@ -229,8 +245,9 @@ class DistributedPool(FaultHandling):
     # --- beyond _core.EnvPool ------------------------------------------
     def workers(self) -> list[dict]:
         """Where each worker runs and what it has done: pid, node_id, node_ip,
-        env ids, steps (rows received), failures, and busy_s (its calls'
-        time)."""
+        env ids, steps (rows received), failures, busy_s (its calls' time),
+        and how its batches travel ("shared memory" on this node, else
+        "ray")."""
         return [
             {
                 "worker": w.index,
@@ -242,6 +259,7 @@ class DistributedPool(FaultHandling):
                 "steps": w.steps,
                 "failures": w.failures,
                 "busy_s": w.busy_s,
+                "transport": "shared memory" if w.ring is not None else "ray",
             }
             for w in self._workers
         ]
@@ -298,14 +316,14 @@ class DistributedPool(FaultHandling):
                 continue
             local = (ids[mask] - w.start).astype(np.int32)
             if reset:
-                request = w.request(reset_ids=local, reset_seeds=None if seeds is None else seeds[mask].tolist())
+                sent = dict(reset_ids=local, reset_seeds=None if seeds is None else seeds[mask].tolist())
             else:
                 assert actions is not None
-                request = w.request(actions=actions[mask], action_ids=local)
+                sent = dict(actions=actions[mask], action_ids=local)
             if w.probe is not None:
-                w.deferred.append(request)  # sent once it has restarted
+                w.deferred.append(sent)  # sent once it has restarted
             else:
-                self._call(w, request)
+                self._call(w, w.request(**sent))
         self._in_flight[ids] = True
 
     def _call(self, w: WorkerLink, request: Request) -> None:
@@ -313,7 +331,7 @@ class DistributedPool(FaultHandling):
         sent = len(request.sent_ids)
         rows = min(w.batch_size, w.uncollected + sent)
         w.uncollected += sent - rows
-        w.calls.append(Call(w.handle.run.remote(request), rows, w.epoch))
+        w.calls.append(Call(w.handle.run.remote(request), rows, w.epoch, request.slot))
         self._top_up(w)
 
     def _top_up(self, w: WorkerLink) -> None:
@@ -322,7 +340,8 @@ class DistributedPool(FaultHandling):
         while w.uncollected > 0 and len(w.calls) < REQUESTS_PER_WORKER:
             rows = min(w.batch_size, w.uncollected)
             w.uncollected -= rows
-            w.calls.append(Call(w.handle.run.remote(w.request()), rows, w.epoch))
+            request = w.request()
+            w.calls.append(Call(w.handle.run.remote(request), rows, w.epoch, request.slot))
 
     def _recv(self, timeout: float | None):
         ray = self._ray
@@ -369,6 +388,11 @@ class DistributedPool(FaultHandling):
             return
         if call.epoch != w.epoch:
             return  # a reply to a call the driver gave up on
+        if isinstance(reply, RingBatch):
+            assert w.ring is not None
+            reply = Batch(tuple(v[: reply.rows].copy() for v in w.ring.views[reply.slot]), owned=True)
+        if call.slot is not None:
+            w.free_slots.append(call.slot)  # read (or never written): free again
         if isinstance(reply, Restarted):
             self._fail(w, f"was restarted by Ray as pid {reply.pid} (its process died while none of its calls were in flight)")
         now = time.monotonic()
@@ -383,9 +407,10 @@ class DistributedPool(FaultHandling):
 
     def _assemble(self, rows: int):
         """The first `rows` buffered rows as new arrays."""
-        parts, need = [], rows
+        parts, need, owned = [], rows, True
         while need:
             batch = self._buffer[0]
+            owned &= batch.owned
             n = len(batch)
             if n <= need:
                 parts.append(batch.fields)
@@ -393,10 +418,13 @@ class DistributedPool(FaultHandling):
                 need -= n
             else:
                 parts.append(tuple(a[:need] for a in batch.fields))
-                self._buffer[0] = Batch(tuple(a[need:] for a in batch.fields))
+                self._buffer[0] = Batch(tuple(a[need:] for a in batch.fields), batch.owned)
                 need = 0
         self._buffered -= rows
-        out = tuple(np.concatenate([p[f] for p in parts]) for f in range(len(parts[0])))
+        if len(parts) == 1 and owned:
+            out = parts[0]  # the driver's own copies already: no second copy
+        else:
+            out = tuple(np.concatenate([p[f] for p in parts]) for f in range(len(parts[0])))
         ids = out[ENV_ID_FIELD]
         if self._sync and len(parts) > 1:
             order = np.argsort(self._order[ids], kind="stable")

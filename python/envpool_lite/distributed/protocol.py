@@ -7,6 +7,8 @@ has none:
 
 - :class:`Batch`: the rows of one ``recv()`` of the worker's pool, env ids
   already global;
+- :class:`RingBatch`: the same rows, written into a slot of the ring the
+  driver and the worker share on one node (ring.py);
 - :class:`EnvFailed`: an env raised while stepping (the in-process pool's
   ``EnvStepError``, env ids global);
 - :class:`Restarted`: this process is not the one the driver's earlier calls
@@ -42,6 +44,11 @@ class Request:
     reset_seeds: list[int] | None = None  # one per reset id, or None: the env's own next seed
     actions: np.ndarray | None = None  # the converted actions, one row per action id
     action_ids: np.ndarray | None = None  # int32
+    # Same node only (ring.py): on an epoch's first call, the ring the worker
+    # maps (None: it answers through the reply); on any call, the slot of
+    # that ring its batch goes to (None: in the reply).
+    ring: RingInfo | None = None
+    slot: int | None = None
 
     @property
     def sent_ids(self) -> np.ndarray:
@@ -51,10 +58,19 @@ class Request:
 
 
 @dataclasses.dataclass(frozen=True)
+class RingInfo:
+    """A ring file (ring.py) and its number of slots."""
+
+    path: str
+    slots: int
+
+
+@dataclasses.dataclass(frozen=True)
 class Batch:
     """Rows of one batch: the pool's raw fields (global env ids)."""
 
     fields: tuple
+    owned: bool = False  # the arrays are the driver's own copies (from a ring)
 
     @property
     def env_ids(self) -> np.ndarray:
@@ -62,6 +78,14 @@ class Batch:
 
     def __len__(self) -> int:
         return len(self.fields[ENV_ID_FIELD])
+
+
+@dataclasses.dataclass(frozen=True)
+class RingBatch:
+    """A batch the worker wrote into a slot of its ring: the rows to read."""
+
+    slot: int
+    rows: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,7 +105,7 @@ class Restarted:
     pid: int
 
 
-Reply = Batch | EnvFailed | Restarted
+Reply = Batch | RingBatch | EnvFailed | Restarted
 
 
 @dataclasses.dataclass(frozen=True)

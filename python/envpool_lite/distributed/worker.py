@@ -10,7 +10,8 @@ import os
 import numpy as np
 
 from envpool_lite import _core
-from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, EnvFailed, Reply, Request, Restarted, WorkerInfo
+from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, EnvFailed, Reply, Request, Restarted, RingBatch, WorkerInfo
+from envpool_lite.distributed.ring import Ring
 from envpool_lite.spec import make_spec
 
 
@@ -25,7 +26,9 @@ class EnvPoolWorker:
         self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset, render, offset)
         self._pool = _core.EnvPool(*self._args)  # every env resets on its first action
         self._offset = offset
+        self._batch_size = batch_size
         self._epoch: int | None = None  # the driver's epoch this pool serves (None: a fresh pool serves any)
+        self._ring: Ring | None = None  # the driver's ring, on the driver's node (ring.py)
 
     def describe(self) -> WorkerInfo:
         import ray
@@ -57,6 +60,7 @@ class EnvPoolWorker:
                 self._pool.close()
                 self._pool = _core.EnvPool(*self._args)
             self._epoch = request.epoch
+            self._map_ring(request)
         if request.reset_ids is not None:
             self._pool.send_reset(request.reset_ids, request.reset_seeds)
         if request.action_ids is not None:
@@ -67,7 +71,24 @@ class EnvPoolWorker:
             off = self._offset
             return EnvFailed(str(e), [i + off for i in e.env_ids], [i + off for i in e.dropped_env_ids])
         fields[ENV_ID_FIELD][:] += self._offset
+        if request.slot is not None and self._ring is not None:
+            rows = len(fields[ENV_ID_FIELD])
+            for view, field in zip(self._ring.views[request.slot], fields):
+                view[:rows] = field
+            return RingBatch(request.slot, rows)
         return Batch(fields)
+
+    def _map_ring(self, request: Request) -> None:
+        """An epoch's first call says which ring (if any) this epoch's
+        batches go through."""
+        if self._ring is not None:
+            self._ring.close()
+            self._ring = None
+        if request.ring is not None:
+            try:
+                self._ring = Ring(request.ring, list(self._pool.field_specs), self._batch_size, create=False)
+            except OSError:
+                self._ring = None  # not this node's file after all: every batch in the reply
 
     def render(self, env_ids: np.ndarray) -> np.ndarray:
         return self._pool.render(env_ids)
