@@ -169,6 +169,9 @@ def make_pool(**options):
     env = envpool_lite.make(TASK, num_envs=NUM_ENVS, batch_size=BATCH, seed=3, num_workers=2, worker_timeout=TIMEOUT_S, **options)
     hosts = {w["node_ip"] for w in env.workers}
     assert hosts == set(HOST_IP.values()), env.workers  # one worker on each worker host, none on the head
+    # The hosts share this machine's /dev/shm, but a worker on another node
+    # than the driver's sends its batches over the network.
+    assert all(w["transport"] == "ray" for w in env.workers), env.workers
     return env
 
 

@@ -71,7 +71,7 @@ class EnvPoolWorker:
             off = self._offset
             return EnvFailed(str(e), [i + off for i in e.env_ids], [i + off for i in e.dropped_env_ids])
         fields[ENV_ID_FIELD][:] += self._offset
-        if request.slot is not None and self._ring is not None:
+        if request.slot is not None and self._ring is not None and len(self._ring.views[request.slot]) == len(fields):
             rows = len(fields[ENV_ID_FIELD])
             for view, field in zip(self._ring.views[request.slot], fields):
                 view[:rows] = field
