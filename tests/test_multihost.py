@@ -18,12 +18,14 @@ Every loop here is bounded in count and in time. Needs root and iproute2
 from __future__ import annotations
 
 import os
+import queue
 import secrets
 import shutil
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -180,6 +182,20 @@ def host_of(env, worker: int) -> str:
     return next(h for h, a in HOST_IP.items() if a == ip)
 
 
+def fault_reported_after(d: Driver, fault: str, host: str, victims: set[int]) -> float:
+    """Every env takes STEPS steps, then `netns_cluster.sh fault host`: the
+    seconds until recv() raised EnvStepError for (some of) the victims'
+    envs, at most worker_timeout plus the margin."""
+    d.until(lambda: d.survivors_steps(range(NUM_ENVS)) >= STEPS, within=60)
+    t0 = time.monotonic()
+    cluster_cmd(fault, host)
+    d.until(lambda: bool(d.errors), within=TIMEOUT_S + MARGIN_S + 5)
+    took = d.errors[0][0] - t0
+    assert took <= TIMEOUT_S + MARGIN_S, took
+    assert set(d.errors[0][1].env_ids) <= victims
+    return took
+
+
 def check_survivors(d: Driver, ref: dict, victims: set[int]) -> None:
     survivors = set(range(NUM_ENVS)) - victims
     assert not (d.failed & survivors), d.failed
@@ -224,13 +240,7 @@ def test_a_host_whose_processes_are_killed_then_comes_back(hosts):
         h = host_of(env, victim)
         victims = set(env.workers[victim]["env_ids"])
         d = Driver(env)
-        d.until(lambda: d.survivors_steps(range(NUM_ENVS)) >= STEPS, within=60)
-        t0 = time.monotonic()
-        cluster_cmd("kill", h)
-        d.until(lambda: bool(d.errors), within=TIMEOUT_S + MARGIN_S + 5)
-        took = d.errors[0][0] - t0
-        assert took <= TIMEOUT_S + MARGIN_S, took
-        assert set(d.errors[0][1].env_ids) <= victims
+        took = fault_reported_after(d, "kill", h, victims)
         survivors = set(range(NUM_ENVS)) - victims
         d.until(lambda: d.survivors_steps(survivors) >= STEPS * 2, within=30)  # the other host serves meanwhile
         # The restarted worker serves again, from the other host.
@@ -266,14 +276,8 @@ def test_a_host_cut_off_then_restored(hosts):
         victims = set(env.workers[victim]["env_ids"])
         survivors = set(range(NUM_ENVS)) - victims
         d = Driver(env)
-        d.until(lambda: d.survivors_steps(range(NUM_ENVS)) >= STEPS, within=60)
-        t0 = time.monotonic()
-        cluster_cmd("cut", h)
         try:
-            d.until(lambda: bool(d.errors), within=TIMEOUT_S + MARGIN_S + 5)
-            took = d.errors[0][0] - t0
-            assert took <= TIMEOUT_S + MARGIN_S, took
-            assert set(d.errors[0][1].env_ids) <= victims
+            took = fault_reported_after(d, "cut", h, victims)
             progress = d.survivors_steps(survivors)
             d.until(lambda: d.survivors_steps(survivors) >= progress + STEPS, within=30)  # the other host serves meanwhile
         finally:
@@ -314,15 +318,10 @@ class Lines:
     """A process's lines of output, each waited for at most `within` s."""
 
     def __init__(self, proc):
-        import queue
-        import threading
-
         self.queue: queue.Queue = queue.Queue()
         threading.Thread(target=lambda: [self.queue.put(line) for line in proc.stdout], daemon=True).start()
 
     def next(self, within: float) -> str:
-        import queue
-
         try:
             return self.queue.get(timeout=within)
         except queue.Empty:

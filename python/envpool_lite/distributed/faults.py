@@ -58,7 +58,7 @@ class FaultHandling:
     def _attach_ring(self, w: WorkerLink) -> None:
         raise NotImplementedError
 
-    def _check_hangs(self, pending: list[WorkerLink]) -> None:
+    def _check_hangs(self) -> None:
         """Fail a worker that has not answered its oldest call within
         worker_timeout, or that Ray has not restarted within the start
         timeout."""
@@ -67,7 +67,9 @@ class FaultHandling:
         # last looked: replies that came meanwhile may still be unread.
         grace = _GRACE_S if now - self._last_look > _AWAY_S else 0.0
         self._last_look = now
-        for w in pending:
+        for w in self._workers:
+            if w.probe is None and not w.calls:
+                continue  # nothing awaited from it
             if w.probe is not None:
                 if now - w.last_progress > self._start_timeout:
                     self._kill_and_fail(w, f"was not restarted within {self._start_timeout:g} s")

@@ -365,7 +365,7 @@ class DistributedPool(FaultHandling):
                 self._restarted(w) if w.probe is not None else self._harvest(w)
             # Every time round, not only when nothing is ready: the other
             # workers' replies must not hide one that hangs.
-            self._check_hangs([w for w in self._workers if w.probe is not None or w.calls])
+            self._check_hangs()
             if ready:
                 continue
             if deadline is not None and time.monotonic() >= deadline:
