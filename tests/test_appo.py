@@ -203,6 +203,14 @@ def test_deterministic_mode_is_bit_identical_with_a_one_update_lag(tmp_path):
     c = appo.train(dataclasses.replace(cfg, run_name="c", seed=2))
     pc = params(c["model"])
     assert not all(torch.equal(pa[k], pc[k]) for k in pa)
+    # --on-policy: acting waits for each update (PPO's lag of zero), with the clipped value loss.
+    d = appo.train(dataclasses.replace(cfg, run_name="d", on_policy=True, clip_vloss=True))
+    e = appo.train(dataclasses.replace(cfg, run_name="e", on_policy=True, clip_vloss=True))
+    assert d["updates"] == 6 and d["lag_mean"] == [0.0] * 6 and d["lag_max"] == 0.0
+    pd, pe = params(d["model"]), params(e["model"])
+    assert all(torch.equal(pd[k], pe[k]) for k in pd) and not all(torch.equal(pa[k], pd[k]) for k in pa)
+    with pytest.raises(ValueError, match="on_policy needs deterministic"):
+        appo.train(dataclasses.replace(cfg, deterministic=False, on_policy=True))
 
 
 def test_checkpoint_save_and_resume(tmp_path):

@@ -40,7 +40,8 @@ How it works, top to bottom in this file:
   depends on which env finished first; rollout k is collected with exactly
   version k-1 while the learner computes version k from rollout k-1; action
   sampling and minibatch shuffling use their own seeded generators. Same
-  seed, same machine: bit-identical parameters.
+  seed, same machine: bit-identical parameters. With --on-policy, acting
+  waits for each update instead (lag 0: PPO's on-policy batches, no overlap).
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ class Config:
     batch_rollouts: int = 32  # trajectories per learner update
     max_policy_lag: int = 10  # steps acted by an older policy (in updates) are masked out
     deterministic: bool = False
+    on_policy: bool = False  # with --deterministic: act on round k only with version k (lag 0, as PPO: acting waits for learning)
     # learning
     lr: float = 2e-3
     anneal_lr: bool = False
@@ -102,6 +104,7 @@ class Config:
     num_epochs: int = 4
     num_minibatches: int = 2  # per epoch, each a set of whole trajectories
     norm_adv: bool = True
+    clip_vloss: bool = False  # PPO's clipped value loss (CleanRL's, pgx's): V may move at most clip_coef from the behaviour-time value
     reward_scale: float = 1.0  # the learner's rewards are multiplied by this (returns are reported unscaled)
     hidden: int = 64  # MLP width (vector and MiniGrid observations)
     cnn: str = "nature"  # pixels: "nature" (Mnih 2015: 32-64-64 convs, 512 units), "small" (Mnih 2013 / A3C: 16-32, 256; ~3x fewer FLOPs) or "minatar" (pgx's MinAtar example: (H, W, C) planes)
@@ -417,6 +420,7 @@ class Sampler(threading.Thread):
         self.obs = np.zeros((n, T + 1, *obs_space.shape), obs_space.dtype)
         self.actions = np.zeros((n, T, *act_space.shape), np.int64 if actor.discrete else np.float32)
         self.logp = np.zeros((n, T), np.float32)
+        self.values = np.zeros((n, T), np.float32)  # V(x) at acting time (the clipped value loss's anchor)
         self.rewards = np.zeros((n, T), np.float32)
         self.terms = np.zeros((n, T), bool)
         self.truncs = np.zeros((n, T), bool)
@@ -481,15 +485,21 @@ class Sampler(threading.Thread):
         # 3. Act with the newest policy (deterministic: exactly version k-1 for round k).
         if self.cfg.deterministic:
             if len(full):  # round k-1 is done: wait for version k-1 (the learner can't be further)
-                self.store.wait_for(self.start_version + self.rollouts - 1, self.stop_event)
+                lag = 0 if self.cfg.on_policy else 1
+                if self.cfg.on_policy:  # the learner needs round k-1 to make version k-1
+                    for item in out:
+                        self.put(item)
+                    out = []
+                self.store.wait_for(self.start_version + self.rollouts - lag, self.stop_event)
                 self.actor_version = self.store.load_into(self.actor)
         elif self.store.version != self.actor_version:
             self.actor_version = self.store.load_into(self.actor)
         with torch.no_grad():
-            params, _ = self.actor(torch.as_tensor(obs).to(self.device))
+            params, value = self.actor(torch.as_tensor(obs).to(self.device))
             action, logp = self.actor.sample(params, self.generator)
         self.actions[ids, row] = action.cpu().numpy()
         self.logp[ids, row] = logp.cpu().numpy()
+        self.values[ids, row] = value.cpu().numpy()
         self.versions[ids, row] = self.actor_version
         self.valid[ids, row] = ~(terminated | truncated)
         self.row[ids] = row
@@ -510,7 +520,7 @@ class Sampler(threading.Thread):
 
     def trajectory(self, e: int) -> dict:
         return dict(
-            obs=self.obs[e].copy(), actions=self.actions[e].copy(), logp=self.logp[e].copy(),
+            obs=self.obs[e].copy(), actions=self.actions[e].copy(), logp=self.logp[e].copy(), values=self.values[e].copy(),
             rewards=self.rewards[e].copy(), terms=self.terms[e].copy(), truncs=self.truncs[e].copy(),
             valid=self.valid[e].copy(), versions=self.versions[e].copy(),
         )  # fmt: skip
@@ -624,7 +634,11 @@ class Learner:
                 adv = (adv - mean) / (std + 1e-8)
         ratio = log_ratio.exp()
         pg_loss = masked_mean(-torch.min(ratio * adv, ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef) * adv), mask)
-        v_loss = masked_mean(0.5 * (values[:-1] - vs) ** 2, mask)
+        v_loss = (values[:-1] - vs) ** 2
+        if cfg.clip_vloss:
+            clipped = mb["values"] + (values[:-1] - mb["values"]).clamp(-cfg.clip_coef, cfg.clip_coef)
+            v_loss = torch.max(v_loss, (clipped - vs) ** 2)
+        v_loss = masked_mean(0.5 * v_loss, mask)
         ent = masked_mean(entropy, mask)
         loss = pg_loss + cfg.vf_coef * v_loss - cfg.ent_coef * ent
         self.optimizer.zero_grad(set_to_none=True)
@@ -747,6 +761,8 @@ def finite(x):
 def train(cfg: Config) -> dict:
     """Train; returns a summary (see the end). Stops at total_steps or once
     the mean of the last return_window full-game returns reaches target_return."""
+    if cfg.on_policy and not cfg.deterministic:
+        raise ValueError("on_policy needs deterministic (its rounds of whole rollouts, acted in step)")
     if cfg.torch_threads > 0:
         torch.set_num_threads(cfg.torch_threads)
     device = pick_device(cfg.device)
