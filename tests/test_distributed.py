@@ -300,10 +300,14 @@ def test_a_worker_on_the_drivers_node_sends_its_batches_through_shared_memory(cl
         assert len(ring_files() - before) == 1
 
         def per_env(pool, batches):
+            """Until every env has 60 rows (the local worker answers many
+            times faster than the Ray workers), `batches` at most."""
             traj = {i: [] for i in range(6)}
             t = np.zeros(6, int)
             pool.async_reset()
             for _ in range(batches):
+                if t.min() >= 60:
+                    break
                 obs, rew, term, trunc, info = pool.recv()
                 ids = info["env_id"]
                 for j, i in enumerate(ids.tolist()):
@@ -312,7 +316,7 @@ def test_a_worker_on_the_drivers_node_sends_its_batches_through_shared_memory(cl
                 pool.send(((ids + t[ids]) % 2).astype(np.int32), ids)
             return traj  # every env in flight
 
-        got, want = per_env(env, 300), per_env(ref, 300)
+        got, want = per_env(env, 20_000), per_env(ref, 20_000)
         for i in range(6):
             n = min(len(got[i]), len(want[i]))
             assert n > 50 and got[i][:n] == want[i][:n], i
@@ -335,6 +339,58 @@ def test_a_worker_on_the_drivers_node_sends_its_batches_through_shared_memory(cl
         env.close()
         ref.close()
     assert ring_files() == before
+
+
+def test_faults_of_the_worker_on_the_drivers_node(cluster):
+    """The worker served through a channel: its process stopped (SIGSTOP)
+    is reported within worker_timeout and killed, and Ray's new process
+    serves its envs, which start new episodes (through a new channel if it
+    is on this node again); killed while idle, its channel's end reports it
+    on the next step, at once. The other workers never fail, and close()
+    leaves no ring behind."""
+    before = ring_files()
+    head = cluster.head_node.node_id
+
+    def fault_then_new_episodes(env, inject, match, within):
+        local = next(w for w in env.workers if w["node_id"] == head)
+        assert local["transport"] == "shared memory"
+        mine = set(local["env_ids"])
+
+        def step():
+            obs, rew, term, trunc, info = env.step(np.zeros(6, np.int32))
+            return dict(zip(info["env_id"].tolist(), info["elapsed_step"].tolist()))
+
+        env.reset()
+        for _ in range(3):
+            step()
+        t0 = time.monotonic()
+        inject(local["pid"])
+        with pytest.raises(envpool_lite.EnvStepError, match=match.format(local["worker"])) as exc:
+            step()
+        took = time.monotonic() - t0
+        assert took < within, took
+        assert mine <= set(exc.value.env_ids) and set(exc.value.env_ids) <= set(range(6))
+        elapsed = step()  # waits for Ray's new process
+        assert all(elapsed[i] == 0 for i in mine) and all(elapsed[i] > 0 for i in set(range(6)) - mine), elapsed
+        w = env.workers[local["worker"]]
+        assert w["pid"] != local["pid"] and w["failures"] == 1 and gone([local["pid"]])
+        assert w["transport"] == ("shared memory" if w["node_id"] == head else "ray"), w  # Ray may move it
+        assert all(o["failures"] == 0 for o in env.workers if o["worker"] != local["worker"])
+        assert len(ring_files() - before) == sum(o["node_id"] == head for o in env.workers)
+        return took
+
+    timings = []
+    for inject, match, within in [
+        (lambda pid: os.kill(pid, signal.SIGSTOP), "worker {}.*worker_timeout", 1.0 + 1.5),
+        (lambda pid: os.kill(pid, signal.SIGKILL), "worker {}.*channel closed", 1.0),
+    ]:
+        env = envpool_lite.make("Dummy-v0", num_envs=6, num_workers=3, worker_timeout=1.0, episode_length=1000, max_episode_steps=100000)
+        try:
+            timings.append(fault_then_new_episodes(env, inject, match, within))
+        finally:
+            env.close()
+        assert ring_files() == before
+    print(f"channel worker: stopped, reported after {timings[0]:.2f} s; killed, after {timings[1]:.2f} s")
 
 
 def test_recv_timeout_then_the_results_still_arrive(cluster):

@@ -6,6 +6,8 @@ of the global env ids. Read in this order:
 
 - ``protocol.py``: the messages between the driver and a worker (typed);
 - ``worker.py``: the worker actor;
+- ``channel.py`` and ``ring.py``: how a worker on the driver's node sends
+  its batches (a socket for small messages, shared memory for the rows);
 - ``link.py``: the driver's view of one worker (its calls in flight, epoch);
 - ``pool.py``: ``DistributedPool``, ``_core.EnvPool``'s interface over the
   workers, and how a batch travels;

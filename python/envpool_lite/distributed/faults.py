@@ -1,7 +1,8 @@
 """What the driver does when a worker fails.
 
-A worker whose process dies (or whose node is lost or cut off), or that does
-not answer for ``worker_timeout`` seconds (it is then killed), makes recv()
+A worker whose process dies (or whose node is lost or cut off, or whose
+channel closes), or that does not answer for ``worker_timeout`` seconds (it
+is then killed), makes recv()
 raise ``EnvStepError`` naming the env ids that were in flight on it. Ray
 restarts the actor; every env of that worker resets on its next action, and
 the other workers keep serving. Each failure starts a new epoch for the
@@ -13,7 +14,8 @@ driver's next call with ``Restarted``, which fails it the same way.
 ``FaultHandling`` is a part of ``DistributedPool`` (pool.py): it reads and
 writes the pool's ``_workers``, ``_in_flight``, ``_buffer``, ``_buffered``,
 ``_timeout``, ``_start_timeout``, ``_sync``, ``_closed`` and ``_ray``, and
-calls its ``_harvest`` and ``_call``.
+calls its ``_harvest``, ``_read_channel``, ``_call`` and
+``_attach_channel``.
 """
 
 from __future__ import annotations
@@ -52,10 +54,13 @@ class FaultHandling:
     def _harvest(self, w: WorkerLink) -> None:
         raise NotImplementedError
 
+    def _read_channel(self, w: WorkerLink) -> bool:
+        raise NotImplementedError
+
     def _call(self, w: WorkerLink, request) -> None:
         raise NotImplementedError
 
-    def _attach_ring(self, w: WorkerLink) -> None:
+    def _attach_channel(self, w: WorkerLink) -> None:
         raise NotImplementedError
 
     def _check_hangs(self) -> None:
@@ -68,11 +73,18 @@ class FaultHandling:
         grace = _GRACE_S if now - self._last_look > _AWAY_S else 0.0
         self._last_look = now
         for w in self._workers:
-            if w.probe is None and not w.calls:
+            if not w.awaited:
                 continue  # nothing awaited from it
             if w.probe is not None:
                 if now - w.last_progress > self._start_timeout:
                     self._kill_and_fail(w, f"was not restarted within {self._start_timeout:g} s")
+            elif w.channel is not None:
+                if w.channel.broken:
+                    self._kill_and_fail(w, w.channel.broken)
+                if now - max(w.last_progress, w.waiting_since) > self._timeout:
+                    if w.channel.wire.wait(grace):
+                        continue  # it has answered: this process was the one that stalled
+                    self._kill_and_fail(w, f"did not answer within worker_timeout={self._timeout:g} s")
             elif now - max(w.last_progress, w.calls[0].submitted) > self._timeout:
                 if self._ray.wait([w.calls[0].ref], timeout=grace)[0]:
                     continue  # it has answered: this process was the one that stalled
@@ -122,7 +134,7 @@ class FaultHandling:
             raise err from e
         w.probe = None
         w.last_progress = time.monotonic()
-        self._attach_ring(w)  # a ring if the new process is on this node
+        self._attach_channel(w)  # a channel if the new process is on this node
         deferred, w.deferred = w.deferred, []
         for sent in deferred:
             self._call(w, w.request(**sent))
@@ -133,10 +145,14 @@ class FaultHandling:
         if not self._sync:
             return
         dropped = set(err.dropped_env_ids)
+        timeout = None if math.isinf(self._timeout) else self._timeout
         for w in self._workers:
-            while w.calls:
+            while w.calls or (w.channel is not None and w.outstanding > 0):
                 try:
-                    if self._ray.wait([w.calls[0].ref], timeout=None if math.isinf(self._timeout) else self._timeout)[0]:
+                    if w.channel is not None:
+                        if not (w.channel.wire.wait(timeout) and self._read_channel(w)):
+                            self._kill_and_fail(w, f"did not answer within worker_timeout={self._timeout:g} s")
+                    elif self._ray.wait([w.calls[0].ref], timeout=timeout)[0]:
                         self._harvest(w)
                     else:
                         self._kill_and_fail(w, f"did not answer within worker_timeout={self._timeout:g} s")

@@ -1,25 +1,26 @@
-"""The driver's view of one worker: its actor handle, its env ids, the calls
-it has in flight (oldest first: a Ray actor runs its calls in the order they
-were submitted), its epoch, and, after a failure, the probe that tells when
-Ray has restarted it."""
+"""The driver's view of one worker: its actor handle, its env ids, how its
+batches come (a channel on the driver's node, else Ray calls, whose calls
+in flight it keeps oldest first: a Ray actor runs its calls in the order
+they were submitted), its epoch, and, after a failure, the probe that tells
+when Ray has restarted it."""
 
 from __future__ import annotations
 
 import time
 from collections import deque
 
+from envpool_lite.distributed.channel import Channel
 from envpool_lite.distributed.protocol import Request, WorkerInfo
-from envpool_lite.distributed.ring import Ring
 
 
 class Call:
     """One ``run`` call in flight: the rows it returns are known when it is
     made (the worker's recv() takes min(its batch, its envs in flight))."""
 
-    __slots__ = ("ref", "rows", "epoch", "slot", "submitted")
+    __slots__ = ("ref", "rows", "epoch", "submitted")
 
-    def __init__(self, ref, rows: int, epoch: int, slot: int | None):
-        self.ref, self.rows, self.epoch, self.slot, self.submitted = ref, rows, epoch, slot, time.monotonic()
+    def __init__(self, ref, rows: int, epoch: int):
+        self.ref, self.rows, self.epoch, self.submitted = ref, rows, epoch, time.monotonic()
 
 
 class WorkerLink:
@@ -36,39 +37,44 @@ class WorkerLink:
         # (a call to an actor that is restarting fails at once).
         self.probe = None
         self.deferred: list[dict] = []  # each a request's resets or actions (request()'s arguments)
-        # The same-node data plane (ring.py): the ring of this epoch, and its
-        # slots no call in flight holds.
-        self.ring: Ring | None = None
-        self.free_slots: list[int] = []
+        # On the driver's node (channel.py): this epoch's channel, the rows
+        # sent through it and not yet back, and since when the oldest waits.
+        self.channel: Channel | None = None
+        self.outstanding = 0
+        self.waiting_since = time.monotonic()
         self.dead = ""  # why Ray could not restart it
         self.steps = 0  # rows received
         self.failures = 0
         self.busy_s = 0.0  # time its calls took, submission to harvest
 
     def request(self, reset_ids=None, reset_seeds=None, actions=None, action_ids=None) -> Request:
-        """The next request to this worker (its epoch, whether it is the
-        epoch's first, and a free slot of its ring if it has one)."""
+        """The next request to this worker (its epoch, and whether it is the
+        epoch's first)."""
         first, self.fresh = self.fresh, False
-        ring = self.ring.info if first and self.ring is not None else None
-        slot = self.free_slots.pop() if self.free_slots else None
-        return Request(self.epoch, first, reset_ids, reset_seeds, actions, action_ids, ring, slot)
+        return Request(self.epoch, first, reset_ids, reset_seeds, actions, action_ids)
 
-    def use_ring(self, ring: Ring | None) -> None:
-        """This epoch's ring (None: every batch in the reply)."""
-        self.drop_ring()
-        self.ring = ring
-        self.free_slots = [] if ring is None else list(range(ring.info.slots))
+    @property
+    def awaited(self) -> bool:
+        """Whether the driver awaits something from it (rows, or a restart)."""
+        return self.probe is not None or bool(self.calls) or self.outstanding > 0
 
-    def drop_ring(self) -> None:
-        if self.ring is not None:
-            self.ring.close(unlink=True)
-        self.ring, self.free_slots = None, []
+    def use_channel(self, channel: Channel | None) -> None:
+        """This epoch's channel (None: Ray calls)."""
+        self.drop_channel()
+        self.channel = channel
+        if channel is not None:
+            self.fresh = False  # opening it began the epoch on the worker
+
+    def drop_channel(self) -> None:
+        if self.channel is not None:
+            self.channel.close()
+        self.channel, self.outstanding = None, 0
 
     def new_epoch(self) -> None:
         """Forget every call in flight: their replies will be ignored. The
-        ring goes too (the old process may still write into it): the pool
-        makes a new one once the worker has restarted."""
-        self.drop_ring()
+        channel goes too (the old process may still write into its ring):
+        the pool opens a new one once the worker has restarted."""
+        self.drop_channel()
         self.calls.clear()
         self.deferred.clear()
         self.uncollected = 0

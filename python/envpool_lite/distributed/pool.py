@@ -3,22 +3,28 @@
 
 How a batch travels (and every copy an observation makes):
   1. the env writes it into its worker's state buffer (as in-process: no copy);
-  2. the worker's reply serializes the batch: one copy, into the worker
-     node's object store, or into the reply itself when it is smaller than
-     Ray's max_direct_call_object_size (4 MiB on the local cluster make()
-     starts, see LOCAL_CLUSTER_OPTIONS; Ray's default is 100 KiB);
-  3. Ray carries the reply to the driver (across nodes: the one network
-     transfer; gRPC may copy the message once more on receipt), and
-     ray.get deserializes the arrays in place;
-  4. recv() assembles batch_size rows into new arrays: one copy.
-Each worker returns whole batches (its own batch_size rows), and keeps up to
-REQUESTS_PER_WORKER requests in flight so the network latency overlaps the
-stepping; a request only asks for results of envs already sent, so at most
-num_envs rows are ever on their way (the back-pressure).
+  2. a worker on the driver's node (channel.py) copies the batch into a slot
+     of the ring it shares with the driver, and names the slot on the
+     channel's socket; the driver copies the rows out when it reads that
+     (two copies in all, no Ray call while stepping);
+  3. a worker on another node answers a Ray call: its reply serializes the
+     batch (one copy, into the reply itself when it is smaller than Ray's
+     max_direct_call_object_size: 4 MiB on the local cluster make() starts,
+     see LOCAL_CLUSTER_OPTIONS; Ray's default is 100 KiB), Ray carries it
+     across the network (gRPC may copy it once more on receipt), ray.get
+     deserializes the arrays in place, and recv() assembles batch_size
+     rows into new arrays (one copy, unless one batch is the whole result).
+Each worker returns whole batches (its own batch_size rows). A worker on
+another node keeps up to REQUESTS_PER_WORKER requests in flight so the
+network latency overlaps the stepping; a request only asks for results of
+envs already sent, so at most num_envs rows are ever on their way (the
+back-pressure). A channel's worker steps whatever it has been sent, into
+the ring's free slots, which the same bound holds to.
 
 Ordering: a worker is a sequential Ray actor, so its calls run in the order
 they were submitted; the driver therefore knows how many rows each call
-returns (the worker's recv() takes min(worker batch, envs in flight)).
+returns (the worker's recv() takes min(worker batch, envs in flight)). A
+channel's messages arrive in the order they were sent.
 
 Faults: faults.py.
 """
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import math
 import os
+import select
 import threading
 import time
 from collections import deque
@@ -36,10 +43,11 @@ import numpy as np
 
 import envpool_lite
 from envpool_lite import _core
-from envpool_lite.distributed import ring
+from envpool_lite.distributed import channel
 from envpool_lite.distributed.faults import FaultHandling
 from envpool_lite.distributed.link import Call, WorkerLink
-from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, EnvFailed, Request, Restarted, RingBatch
+from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, ChannelInfo, EnvFailed, Free, Request, Restarted, RingBatch
+from envpool_lite.distributed.ring import Ring
 from envpool_lite.distributed.worker import EnvPoolWorker
 from envpool_lite.spec import EnvSpec, seeds_for
 
@@ -47,6 +55,9 @@ from envpool_lite.spec import EnvSpec, seeds_for
 REQUESTS_PER_WORKER = 2
 # recv() waits in slices this long, so that Ctrl-C and the hang check run.
 _WAIT_SLICE_S = 0.1
+# While it awaits both a channel and a Ray call, recv() looks at each in turn
+# this often.
+_MIXED_SLICE_S = 0.001
 # A worker's start (a new process that imports envpool_lite and builds its
 # envs, which for an env that starts an engine process takes seconds) may
 # take this long, or worker_timeout if that is longer.
@@ -90,7 +101,7 @@ class DistributedPool(FaultHandling):
         if not ray.is_initialized():
             # Joins the cluster RAY_ADDRESS names, else starts a local one.
             ray.init(**({} if os.environ.get("RAY_ADDRESS") else LOCAL_CLUSTER_OPTIONS), log_to_driver=True)
-        self._node_id = ray.get_runtime_context().get_node_id()  # workers here get a ring (ring.py)
+        self._node_id = ray.get_runtime_context().get_node_id()  # workers here get a channel (channel.py)
         # Actions are checked here, before anything is sent.
         self._converter = _core.ActionConverter(spec.task_id, spec.env_options)
         seeds = seeds_for(config["seed"], range(n), n)
@@ -121,7 +132,7 @@ class DistributedPool(FaultHandling):
             self._starts = np.array(starts[:-1])
             self._describe_workers()
             for w in self._workers:
-                self._attach_ring(w)
+                self._attach_channel(w)
         except BaseException:
             self.close()
             raise
@@ -157,15 +168,29 @@ class DistributedPool(FaultHandling):
                     "every node of the Ray cluster needs the same version (install it there and restart the node's `ray start`)"
                 )
 
-    def _attach_ring(self, w: WorkerLink) -> None:
-        """A ring for a worker on this process's node, none for another."""
-        if w.info is None or w.info.node_id != self._node_id or not ring.available():
-            w.use_ring(None)
+    def _attach_channel(self, w: WorkerLink) -> None:
+        """A channel to a worker on this process's node (channel.py); Ray
+        calls for one on another node, or if the channel cannot be made
+        (/dev/shm full, say)."""
+        w.use_channel(None)
+        if w.info is None or w.info.node_id != self._node_id or not channel.available():
             return
         try:
-            w.use_ring(ring.Ring.create(w.info.field_specs, w.batch_size))
+            ring = Ring.create(w.info.field_specs, w.batch_size, channel.slots_for(w.stop - w.start, w.batch_size))
         except OSError:
-            w.use_ring(None)  # /dev/shm full: every batch in the reply
+            return
+        try:
+            listener, address = channel.listen()
+            try:
+                opened = w.handle.open_channel.remote(w.epoch, ChannelInfo(address, ring.info))
+                pid = self._ray.get(opened, timeout=None if math.isinf(self._start_timeout) else self._start_timeout)
+                conn = channel.accept(listener, pid, timeout=_CLOSE_WAIT_S)
+            finally:
+                listener.close()
+        except Exception:
+            ring.close(unlink=True)
+            return  # Ray calls; a worker that died meanwhile fails on the first
+        w.use_channel(channel.Channel(channel.Wire(conn), ring))
 
     # --- _core.EnvPool's interface -------------------------------------
     @property
@@ -228,7 +253,7 @@ class DistributedPool(FaultHandling):
         workers, self._workers = self._workers, []
         probes = []
         for w in workers:
-            w.drop_ring()
+            w.drop_channel()
             try:
                 self._ray.kill(w.handle, no_restart=True)
                 probes.append(w.handle.describe.remote())
@@ -246,8 +271,8 @@ class DistributedPool(FaultHandling):
     def workers(self) -> list[dict]:
         """Where each worker runs and what it has done: pid, node_id, node_ip,
         env ids, steps (rows received), failures, busy_s (its calls' time),
-        and how its batches travel ("shared memory" on this node, else
-        "ray")."""
+        and how its batches travel ("shared memory": a channel on this
+        node, else "ray")."""
         return [
             {
                 "worker": w.index,
@@ -259,7 +284,7 @@ class DistributedPool(FaultHandling):
                 "steps": w.steps,
                 "failures": w.failures,
                 "busy_s": w.busy_s,
-                "transport": "shared memory" if w.ring is not None else "ray",
+                "transport": "shared memory" if w.channel is not None else "ray",
             }
             for w in self._workers
         ]
@@ -327,11 +352,23 @@ class DistributedPool(FaultHandling):
         self._in_flight[ids] = True
 
     def _call(self, w: WorkerLink, request: Request) -> None:
-        """One request that sends resets or actions, then a batch back."""
+        """One request that sends resets or actions: over the worker's
+        channel, or as a Ray call that brings a batch back."""
         sent = len(request.sent_ids)
+        if w.channel is not None:
+            if w.outstanding == 0:
+                w.waiting_since = time.monotonic()
+            w.outstanding += sent
+            try:
+                w.channel.wire.send(request, timeout=None if math.isinf(self._timeout) else self._timeout)
+            except TimeoutError:
+                w.channel.broken = f"took no request for worker_timeout={self._timeout:g} s"  # the hang check fails it
+            except OSError:
+                pass  # its process died: recv() reads the channel's end and fails it
+            return
         rows = min(w.batch_size, w.uncollected + sent)
         w.uncollected += sent - rows
-        w.calls.append(Call(w.handle.run.remote(request), rows, w.epoch, request.slot))
+        w.calls.append(Call(w.handle.run.remote(request), rows, w.epoch))
         self._top_up(w)
 
     def _top_up(self, w: WorkerLink) -> None:
@@ -340,8 +377,7 @@ class DistributedPool(FaultHandling):
         while w.uncollected > 0 and len(w.calls) < REQUESTS_PER_WORKER:
             rows = min(w.batch_size, w.uncollected)
             w.uncollected -= rows
-            request = w.request()
-            w.calls.append(Call(w.handle.run.remote(request), rows, w.epoch, request.slot))
+            w.calls.append(Call(w.handle.run.remote(w.request()), rows, w.epoch))
 
     def _recv(self, timeout: float | None):
         ray = self._ray
@@ -353,20 +389,35 @@ class DistributedPool(FaultHandling):
         while self._buffered < target:
             if self._closed:
                 raise RuntimeError("the env pool was closed (by close() on another thread or in a signal handler) while recv() was waiting")
+            channels = [w for w in self._workers if w.channel is not None and w.outstanding > 0]
             pending = {w.probe if w.probe is not None else w.calls[0].ref: w for w in self._workers if w.probe is not None or w.calls}
-            if not pending:
+            if not pending and not channels:
                 raise RuntimeError(f"internal error: {in_flight - self._buffered} env(s) in flight and no worker call to collect them")
             wait_s = _WAIT_SLICE_S
             if deadline is not None:
                 wait_s = min(wait_s, max(0.0, deadline - time.monotonic()))
-            ready, _ = ray.wait(list(pending), num_returns=1, timeout=wait_s)
-            if ready:
-                w = pending[ready[0]]
-                self._restarted(w) if w.probe is not None else self._harvest(w)
+            progressed = False
+            # Each pass takes what every worker has ready, Ray's replies first
+            # (they took longer to come), so that no worker starves another.
+            if pending:
+                ready_refs, _ = ray.wait(list(pending), num_returns=1, timeout=0.0 if channels else wait_s)
+                if ready_refs:
+                    progressed = True
+                    w = pending[ready_refs[0]]
+                    self._restarted(w) if w.probe is not None else self._harvest(w)
+            if channels:
+                ready = [w for w in channels if w.channel is not None and w.channel.wire.pending]
+                if not ready:
+                    fds = {w.channel.wire.fileno(): w for w in channels if w.channel is not None}
+                    wait = 0.0 if progressed else min(wait_s, _MIXED_SLICE_S) if pending else wait_s
+                    ready = [fds[fd] for fd in select.select(list(fds), [], [], wait)[0]]
+                for w in ready:
+                    if w.channel is not None:
+                        progressed |= self._read_channel(w)
             # Every time round, not only when nothing is ready: the other
             # workers' replies must not hide one that hangs.
             self._check_hangs()
-            if ready:
+            if progressed:
                 continue
             if deadline is not None and time.monotonic() >= deadline:
                 raise TimeoutError(f"recv() timed out after {timeout} s")
@@ -388,11 +439,6 @@ class DistributedPool(FaultHandling):
             return
         if call.epoch != w.epoch:
             return  # a reply to a call the driver gave up on
-        if isinstance(reply, RingBatch):
-            assert w.ring is not None
-            reply = Batch(tuple(v[: reply.rows].copy() for v in w.ring.views[reply.slot]), owned=True)
-        if call.slot is not None:
-            w.free_slots.append(call.slot)  # read (or never written): free again
         if isinstance(reply, Restarted):
             self._fail(w, f"was restarted by Ray as pid {reply.pid} (its process died while none of its calls were in flight)")
         now = time.monotonic()
@@ -404,6 +450,36 @@ class DistributedPool(FaultHandling):
         w.steps += len(reply)
         self._buffer.append(reply)
         self._buffered += len(reply)
+
+    def _read_channel(self, w: WorkerLink) -> bool:
+        """Take every message worker w's channel has brought; whether there
+        was one."""
+        assert w.channel is not None
+        wire, got = w.channel.wire, False
+        while True:
+            try:
+                message = wire.next()
+            except EOFError:
+                self._fail(w, "was lost: its channel closed (its process died or its thread failed; Ray has restarted it or will)")
+            if message is None:
+                return got
+            got = True
+            now = time.monotonic()
+            w.busy_s += now - max(w.waiting_since, w.last_progress)
+            w.last_progress = now
+            if isinstance(message, EnvFailed):
+                w.outstanding -= len(message.dropped_env_ids)
+                raise self._env_failed(w, message)
+            assert isinstance(message, RingBatch), message
+            batch = Batch(tuple(v[: message.rows].copy() for v in w.channel.ring.views[message.slot]), owned=True)
+            try:
+                wire.send(Free(message.slot))
+            except (OSError, TimeoutError):
+                pass  # it died: the channel's end says so next
+            w.outstanding -= message.rows
+            w.steps += message.rows
+            self._buffer.append(batch)
+            self._buffered += message.rows
 
     def _assemble(self, rows: int):
         """The first `rows` buffered rows as new arrays."""

@@ -1,18 +1,21 @@
 """What the driver and a worker say to each other.
 
-The driver calls one method of a worker actor, ``run(request)``, with a
-:class:`Request`; the worker queues the request's resets and actions in its
-in-process pool and answers with the next batch it receives, or with why it
-has none:
+A worker on another node: the driver calls one method of the worker actor,
+``run(request)``, with a :class:`Request`; the worker queues the request's
+resets and actions in its in-process pool and answers with the next batch
+it receives, or with why it has none:
 
 - :class:`Batch`: the rows of one ``recv()`` of the worker's pool, env ids
   already global;
-- :class:`RingBatch`: the same rows, written into a slot of the ring the
-  driver and the worker share on one node (ring.py);
 - :class:`EnvFailed`: an env raised while stepping (the in-process pool's
   ``EnvStepError``, env ids global);
 - :class:`Restarted`: this process is not the one the driver's earlier calls
   of the epoch reached (Ray restarted the actor between two calls).
+
+A worker on the driver's node (channel.py): the driver sends the same
+:class:`Request` objects, and :class:`Free`, over the channel's wire; the
+worker answers each batch with :class:`RingBatch` (the rows are in a slot
+of the ring) or :class:`EnvFailed`.
 
 ``describe()`` answers with a :class:`WorkerInfo`: where the worker runs
 and which envpool_lite it runs.
@@ -44,11 +47,6 @@ class Request:
     reset_seeds: list[int] | None = None  # one per reset id, or None: the env's own next seed
     actions: np.ndarray | None = None  # the converted actions, one row per action id
     action_ids: np.ndarray | None = None  # int32
-    # Same node only (ring.py): on an epoch's first call, the ring the worker
-    # maps (None: it answers through the reply); on any call, the slot of
-    # that ring its batch goes to (None: in the reply).
-    ring: RingInfo | None = None
-    slot: int | None = None
 
     @property
     def sent_ids(self) -> np.ndarray:
@@ -63,6 +61,22 @@ class RingInfo:
 
     path: str
     slots: int
+
+
+@dataclasses.dataclass(frozen=True)
+class ChannelInfo:
+    """What ``open_channel`` needs: the driver's listening socket (an
+    abstract name) and the ring."""
+
+    address: str
+    ring: RingInfo
+
+
+@dataclasses.dataclass(frozen=True)
+class Free:
+    """The driver has read this slot of the ring: the worker may fill it."""
+
+    slot: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,7 +96,8 @@ class Batch:
 
 @dataclasses.dataclass(frozen=True)
 class RingBatch:
-    """A batch the worker wrote into a slot of its ring: the rows to read."""
+    """A batch the worker wrote into a slot of its ring (the channel's
+    message): the rows to read."""
 
     slot: int
     rows: int

@@ -1,18 +1,26 @@
 """The worker: one Ray actor that runs an ordinary in-process pool (async
 mode) over a contiguous block of the global env ids, [offset, offset + n).
 It answers the driver's requests (protocol.py) with batches whose env ids
-are global."""
+are global: through Ray's replies (``run``), or, on the driver's node,
+through a channel served by a thread of its own (``open_channel``,
+channel.py)."""
 
 from __future__ import annotations
 
 import os
+import sys
+import threading
+import traceback
 
 import numpy as np
 
 from envpool_lite import _core
-from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, EnvFailed, Reply, Request, Restarted, RingBatch, WorkerInfo
+from envpool_lite.distributed import channel
+from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, ChannelInfo, EnvFailed, Free, Reply, Request, Restarted, RingBatch, WorkerInfo
 from envpool_lite.distributed.ring import Ring
 from envpool_lite.spec import make_spec
+
+_STOP_WAIT_S = 5.0  # an old channel's thread gets this long to end
 
 
 class EnvPoolWorker:
@@ -28,7 +36,10 @@ class EnvPoolWorker:
         self._offset = offset
         self._batch_size = batch_size
         self._epoch: int | None = None  # the driver's epoch this pool serves (None: a fresh pool serves any)
-        self._ring: Ring | None = None  # the driver's ring, on the driver's node (ring.py)
+        # The channel's thread and the Ray calls (render) take turns at the pool.
+        self._lock = threading.Lock()
+        self._server: threading.Thread | None = None
+        self._wire: channel.Wire | None = None
 
     def describe(self) -> WorkerInfo:
         import ray
@@ -53,45 +64,109 @@ class EnvPoolWorker:
                 # Ray restarted this worker while none of the driver's calls
                 # were in flight on it. Say so rather than serve fresh envs.
                 return Restarted(os.getpid())
-            if self._epoch is not None:
-                # The driver gave up on this worker's earlier calls: a new
-                # pool, as a restarted worker has (what they left in flight
-                # is dropped, and every env resets on its next action).
+            self._new_epoch(request.epoch)
+        self._queue(request)
+        try:
+            fields = self._pool.recv(None)
+        except _core.EnvStepError as e:
+            return self._failed(e)
+        fields[ENV_ID_FIELD][:] += self._offset
+        return Batch(fields)
+
+    def open_channel(self, epoch: int, info: ChannelInfo) -> int:
+        """Serve the driver's epoch `epoch` through a channel (channel.py):
+        connect to its socket, map its ring, and start the thread that
+        serves it. Returns this process's pid."""
+        self._stop_server()
+        if epoch != self._epoch:
+            self._new_epoch(epoch)
+        ring = Ring(info.ring, list(self._pool.field_specs), self._batch_size, create=False)
+        try:
+            wire = channel.Wire(channel.connect(info.address))
+        except BaseException:
+            ring.close()
+            raise
+        self._wire = wire
+        self._server = threading.Thread(target=self._serve, args=(wire, ring), name="envpool_lite-channel", daemon=True)
+        self._server.start()
+        return os.getpid()
+
+    def _serve(self, wire: channel.Wire, ring: Ring) -> None:
+        """The channel's loop: queue the requests that came, then, while envs
+        are in flight and a slot is free, write the pool's next batch into a
+        slot and name it. Ends when the driver closes the wire."""
+        free = list(range(ring.info.slots))
+        in_flight = 0
+        try:
+            while True:
+                if not (in_flight and free):
+                    wire.wait(None)  # nothing to do until the driver says something
+                while (message := wire.next()) is not None:
+                    if isinstance(message, Free):
+                        free.append(message.slot)
+                    else:
+                        with self._lock:
+                            self._queue(message)
+                        in_flight += len(message.sent_ids)
+                if not (in_flight and free):
+                    continue
+                with self._lock:
+                    try:
+                        fields = self._pool.recv(None)
+                    except _core.EnvStepError as e:
+                        in_flight -= len(e.dropped_env_ids)
+                        reply: RingBatch | EnvFailed = self._failed(e)
+                    else:
+                        rows = len(fields[ENV_ID_FIELD])
+                        in_flight -= rows
+                        slot = free.pop()
+                        for view, field in zip(ring.views[slot], fields):
+                            view[:rows] = field
+                        ring.views[slot][ENV_ID_FIELD][:rows] += self._offset
+                        reply = RingBatch(slot, rows)
+                wire.send(reply)
+        except (EOFError, OSError):
+            pass  # the driver closed the channel (or went away)
+        except BaseException:
+            # Anything else: closing the wire tells the driver, which fails
+            # this worker and opens a new channel (a new epoch, a new pool).
+            traceback.print_exc(file=sys.stderr)
+        finally:
+            wire.close()
+            ring.close()
+
+    def _stop_server(self) -> None:
+        """End the previous channel's thread (the driver has given up on it)."""
+        if self._wire is not None:
+            self._wire.close()
+        if self._server is not None:
+            self._server.join(_STOP_WAIT_S)
+        self._server, self._wire = None, None
+
+    def _new_epoch(self, epoch: int) -> None:
+        if self._epoch is not None:
+            # The driver gave up on this worker's earlier calls: a new pool,
+            # as a restarted worker has (what they left in flight is
+            # dropped, and every env resets on its next action).
+            with self._lock:
                 self._pool.close()
                 self._pool = _core.EnvPool(*self._args)
-            self._epoch = request.epoch
-            self._map_ring(request)
+        self._epoch = epoch
+
+    def _queue(self, request: Request) -> None:
         if request.reset_ids is not None:
             self._pool.send_reset(request.reset_ids, request.reset_seeds)
         if request.action_ids is not None:
             self._pool.send(request.actions, request.action_ids)
-        try:
-            fields = self._pool.recv(None)
-        except _core.EnvStepError as e:
-            off = self._offset
-            return EnvFailed(str(e), [i + off for i in e.env_ids], [i + off for i in e.dropped_env_ids])
-        fields[ENV_ID_FIELD][:] += self._offset
-        if request.slot is not None and self._ring is not None and len(self._ring.views[request.slot]) == len(fields):
-            rows = len(fields[ENV_ID_FIELD])
-            for view, field in zip(self._ring.views[request.slot], fields):
-                view[:rows] = field
-            return RingBatch(request.slot, rows)
-        return Batch(fields)
 
-    def _map_ring(self, request: Request) -> None:
-        """An epoch's first call says which ring (if any) this epoch's
-        batches go through."""
-        if self._ring is not None:
-            self._ring.close()
-            self._ring = None
-        if request.ring is not None:
-            try:
-                self._ring = Ring(request.ring, list(self._pool.field_specs), self._batch_size, create=False)
-            except OSError:
-                self._ring = None  # not this node's file after all: every batch in the reply
+    def _failed(self, e: _core.EnvStepError) -> EnvFailed:
+        off = self._offset
+        return EnvFailed(str(e), [i + off for i in e.env_ids], [i + off for i in e.dropped_env_ids])
 
     def render(self, env_ids: np.ndarray) -> np.ndarray:
-        return self._pool.render(env_ids)
+        with self._lock:
+            return self._pool.render(env_ids)
 
     def render_state(self, env_ids: np.ndarray) -> np.ndarray:
-        return self._pool.render_state(env_ids)
+        with self._lock:
+            return self._pool.render_state(env_ids)
