@@ -42,8 +42,8 @@ declare -A IP=([w1]=$NET.2 [w2]=$NET.3)
 # The cluster's own directory: Ray's files (every process of the head has
 # it on its command line, which is how `down` finds them) and the token.
 STATE=/tmp/envpool_lite_netns_$P
-# Ray's max_direct_call_object_size as make()'s local cluster has it (docs/scaling-out.md).
-SYSTEM_CONFIG='{"max_direct_call_object_size": 4194304}'
+# Ray's max_direct_call_object_size and worker_niceness as make()'s local cluster has them (docs/scaling-out.md).
+SYSTEM_CONFIG='{"max_direct_call_object_size": 4194304, "worker_niceness": 0}'
 
 ns() { echo "$P$1"; }
 link() { echo "$P$1-h"; }  # the host's end of its veth pair, on the bridge

@@ -65,10 +65,12 @@ _START_TIMEOUT_S = 120.0
 _CLOSE_WAIT_S = 5.0  # close() waits this long at most for Ray to see its workers dead
 # The local cluster make() starts: a batch of up to 4 MiB travels inside the
 # call's reply rather than through the object store (Ray's default limit is
-# 100 KiB), which saves a store round trip per batch. A cluster started with
-# `ray start` takes the same setting from its head node:
-#   ray start --head --system-config='{"max_direct_call_object_size": 4194304}'
-LOCAL_CLUSTER_OPTIONS = {"include_dashboard": False, "_system_config": {"max_direct_call_object_size": 4 << 20}}
+# 100 KiB), which saves a store round trip per batch; and the workers run
+# at the caller's priority (Ray's default niceness for its workers is 15,
+# so a busy caller, a learner say, would take their CPU). A cluster started
+# with `ray start` takes the same settings from its head node:
+#   ray start --head --system-config='{"max_direct_call_object_size": 4194304, "worker_niceness": 0}'
+LOCAL_CLUSTER_OPTIONS = {"include_dashboard": False, "_system_config": {"max_direct_call_object_size": 4 << 20, "worker_niceness": 0}}
 
 
 def import_ray():
