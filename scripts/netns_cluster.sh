@@ -24,7 +24,8 @@
 # the head's address. A driver needs them in its environment before it
 # imports Ray (Ray reads them once, at import).
 #
-# Needs root and iproute2 (scripts/setup.sh installs it). Only the
+# Needs root and iproute2 (scripts/setup.sh installs it), and Ray in $PY
+# (default: this checkout's .venv/bin/python). Only the
 # addresses of the subnet below are used; the names and the subnet can be
 # changed with NETNS_PREFIX and NETNS_SUBNET (the first three octets).
 # The head reserves no CPU for workers, so the pool's workers go to w1 and
@@ -33,7 +34,9 @@ set -euo pipefail
 P=${NETNS_PREFIX:-epl}
 NET=${NETNS_SUBNET:-10.77.0}
 PORT=${NETNS_RAY_PORT:-6390}
-PY=${PY:-python3}
+# The Python with Ray and envpool_lite: the checkout's .venv (make setup's), else python3.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [[ -x $ROOT/.venv/bin/python ]]; then PY=${PY:-$ROOT/.venv/bin/python}; else PY=${PY:-python3}; fi
 RAY="$PY -m ray.scripts.scripts"
 BRIDGE=${P}br
 HEAD_IP=$NET.1
@@ -102,8 +105,10 @@ down)
         ip netns del "$(ns "$h")" 2>/dev/null || true
     done
     # The head's processes: those with this cluster's directory on their
-    # command line (another Ray on this machine is left alone).
+    # command line, and its Ray client server, which names only the head's
+    # address (another Ray on this machine is left alone).
     pkill -9 -f -- "$STATE/ray" 2>/dev/null || true
+    pkill -9 -f -- "--address=$HEAD_IP:$PORT " 2>/dev/null || true
     rm -rf "$STATE"
     ip link del "$BRIDGE" 2>/dev/null || true
     ;;

@@ -70,10 +70,11 @@ def shm_entries() -> set[str]:
 
 def cluster_pids() -> list[int]:
     """Every process of this module's cluster: its hosts' namespaces and the
-    head's processes (its directory on their command line)."""
+    head's processes (its directory or its address on their command line:
+    Ray's client server names only the address)."""
     pids = []
     for p in psutil.process_iter(["cmdline"]):
-        if any(f"envpool_lite_netns_{PREFIX}" in a for a in p.info["cmdline"] or []):
+        if any(f"envpool_lite_netns_{PREFIX}" in a or a == f"--address={HEAD_IP}:6391" for a in p.info["cmdline"] or []):
             pids.append(p.pid)
     for host in HOST_IP:
         out = subprocess.run(["ip", "netns", "pids", PREFIX + host], capture_output=True, text=True)

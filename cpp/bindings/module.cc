@@ -116,11 +116,12 @@ PYBIND11_MODULE(_core, m) {
   py::class_<PyEnvPool>(m, "EnvPool")
       .def(py::init<const std::string&, const py::dict&,
                     const std::vector<uint64_t>&, int, int, int, int, bool,
-                    bool, int>(),
+                    bool, int, bool>(),
            py::arg("task_id"), py::arg("options"), py::arg("seeds"),
            py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"),
            py::arg("thread_affinity_offset"), py::arg("same_step_autoreset"),
-           py::arg("render") = false, py::arg("first_env_id") = 0)
+           py::arg("render") = false, py::arg("first_env_id") = 0,
+           py::arg("shares_cores") = false)
       .def("send", &PyEnvPool::Send, py::arg("action"),
            py::arg("env_id") = py::none())
       .def("send_reset", &PyEnvPool::SendReset, py::arg("env_id") = py::none(),

@@ -28,7 +28,7 @@ PyEnvPool::PyEnvPool(const std::string& task_id, const py::dict& options,
                      const std::vector<uint64_t>& seeds, int num_envs,
                      int batch_size, int num_threads,
                      int thread_affinity_offset, bool same_step_autoreset,
-                     bool render, int first_env_id)
+                     bool render, int first_env_id, bool shares_cores)
     : descriptor_(GlobalRegistry().Get(task_id)) {
   Config config = ConfigFromPy(descriptor_, options);
   PoolOptions po;
@@ -40,6 +40,7 @@ PyEnvPool::PyEnvPool(const std::string& task_id, const py::dict& options,
   po.render = render;
   po.seeds = seeds;
   po.first_env_id = first_env_id;
+  po.shares_cores = shares_cores;
   {
     py::gil_scoped_release release;  // envs are built on worker threads
     pool_ = std::make_shared<EnvPool>(descriptor_, config, po);

@@ -27,7 +27,8 @@ class PyEnvPool {
   PyEnvPool(const std::string& task_id, const py::dict& options,
             const std::vector<uint64_t>& seeds, int num_envs, int batch_size,
             int num_threads, int thread_affinity_offset,
-            bool same_step_autoreset, bool render, int first_env_id = 0);
+            bool same_step_autoreset, bool render, int first_env_id = 0,
+            bool shares_cores = false);
 
   void Send(const py::object& action, const py::object& env_id);
   void SendReset(const py::object& env_id, const py::object& seeds);

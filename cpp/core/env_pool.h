@@ -47,6 +47,9 @@ struct PoolOptions {
   bool render = false;          // make(render_mode=...): Env::EnableRendering
   std::vector<uint64_t> seeds;  // one per env
   int first_env_id = 0;         // env i is built with env_id first_env_id + i
+  // The process's cores are shared with other pools (a distributed
+  // worker's, beside its siblings on the node): no core counts as spare.
+  bool shares_cores = false;
 };
 
 class TimeoutError : public std::runtime_error {
@@ -141,7 +144,7 @@ class EnvPool {
                    : spec_.step_waits_on_process
                        ? std::min(num_envs_, kMaxDefaultWaitingThreads)
                        : std::min(batch_size_, cores);
-    spare_core_ = num_threads_ < cores;
+    spare_core_ = !options.shares_cores && num_threads_ < cores;
 
     fields_ = BuildFields();
     CheckStateMemory();
@@ -629,9 +632,10 @@ class EnvPool {
   //  - runs queued steps itself (it would idle otherwise), one at a time so
   //    that it notices the batch completing after at most one step. Light
   //    steps always. Heavy ones (core/step_weight.h) only when a core is spare
-  //    (num_threads < cores): then it takes no core from a worker, and a lone
-  //    env is stepped with no thread wake-up at all (a wake-up costs more than
-  //    an Atari step). After a slow step it polls (Ctrl-C) before taking
+  //    (num_threads < cores, and the cores are not shared with other pools:
+  //    PoolOptions::shares_cores): then it takes no core from a worker, and a
+  //    lone env is stepped with no thread wake-up at all (a wake-up costs more
+  //    than an Atari step). After a slow step it polls (Ctrl-C) before taking
   //    another, so an interrupt waits for one step at most. Never with a
   //    timeout (a step could outlast it).
   //  - then spins: up to kSpareSpinNs for heavy steps with a core spare

@@ -412,7 +412,10 @@ class DistributedPool(FaultHandling):
                 if not ready:
                     fds = {w.channel.wire.fileno(): w for w in channels if w.channel is not None}
                     wait = 0.0 if progressed else min(wait_s, _MIXED_SLICE_S) if pending else wait_s
-                    ready = [fds[fd] for fd in select.select(list(fds), [], [], wait)[0]]
+                    try:
+                        ready = [fds[fd] for fd in select.select(list(fds), [], [], wait)[0]]
+                    except (ValueError, OSError):
+                        continue  # a channel closed under us: close() on another thread (checked above)
                 for w in ready:
                     if w.channel is not None:
                         progressed |= self._read_channel(w)
@@ -456,7 +459,8 @@ class DistributedPool(FaultHandling):
     def _read_channel(self, w: WorkerLink) -> bool:
         """Take every message worker w's channel has brought; whether there
         was one."""
-        assert w.channel is not None
+        if w.channel is None:
+            return False  # closed by close() on another thread
         wire, got = w.channel.wire, False
         while True:
             try:

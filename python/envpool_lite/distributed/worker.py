@@ -31,7 +31,10 @@ class EnvPoolWorker:
         # internal options can be addresses in the process that filled them
         # (numpy's loops, which some families call).
         env_options = make_spec(task_id, **config).env_options
-        self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset, render, offset)
+        # shares_cores: the node's cores are shared with the other workers
+        # there (and the caller), so the thread that takes batches never
+        # spins for one as a lone in-process pool may.
+        self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset, render, offset, True)
         self._pool = _core.EnvPool(*self._args)  # every env resets on its first action
         self._offset = offset
         self._batch_size = batch_size
@@ -101,13 +104,8 @@ class EnvPoolWorker:
             while True:
                 if not (in_flight and free):
                     wire.wait(None)  # nothing to do until the driver says something
-                while (message := wire.next()) is not None:
-                    if isinstance(message, Free):
-                        free.append(message.slot)
-                    else:
-                        with self._lock:
-                            self._queue(message)
-                        in_flight += len(message.sent_ids)
+                with self._lock:
+                    in_flight += self._take(wire, free)
                 if not (in_flight and free):
                     continue
                 with self._lock:
@@ -115,16 +113,18 @@ class EnvPoolWorker:
                         fields = self._pool.recv(None)
                     except _core.EnvStepError as e:
                         in_flight -= len(e.dropped_env_ids)
-                        reply: RingBatch | EnvFailed = self._failed(e)
-                    else:
-                        rows = len(fields[ENV_ID_FIELD])
-                        in_flight -= rows
-                        slot = free.pop()
-                        for view, field in zip(ring.views[slot], fields):
-                            view[:rows] = field
-                        ring.views[slot][ENV_ID_FIELD][:rows] += self._offset
-                        reply = RingBatch(slot, rows)
-                wire.send(reply)
+                        wire.send(self._failed(e))
+                        continue
+                    rows = len(fields[ENV_ID_FIELD])
+                    in_flight -= rows
+                    # The actions that came meanwhile go to the pool first, so
+                    # its threads step them while this one copies the batch.
+                    in_flight += self._take(wire, free)
+                    slot = free.pop()
+                    for view, field in zip(ring.views[slot], fields):
+                        view[:rows] = field
+                    ring.views[slot][ENV_ID_FIELD][:rows] += self._offset
+                wire.send(RingBatch(slot, rows))
         except (EOFError, OSError):
             pass  # the driver closed the channel (or went away)
         except BaseException:
@@ -134,6 +134,18 @@ class EnvPoolWorker:
         finally:
             wire.close()
             ring.close()
+
+    def _take(self, wire: channel.Wire, free: list[int]) -> int:
+        """Act on every message that has come (slots handed back, requests
+        queued in the pool); returns the envs the requests sent."""
+        sent = 0
+        while (message := wire.next()) is not None:
+            if isinstance(message, Free):
+                free.append(message.slot)
+            else:
+                self._queue(message)
+                sent += len(message.sent_ids)
+        return sent
 
     def _stop_server(self) -> None:
         """End the previous channel's thread (the driver has given up on it)."""
