@@ -124,7 +124,7 @@ def compare_round_trips(n: int) -> None:
     timed("actor call", lambda: ray.get(actor.step.remote(actions)), n)
     with InputNode() as inp:
         dag = actor.step.bind(inp)
-    compiled = dag.experimental_compile()
+    compiled = dag.experimental_compile(_buffer_size_bytes=1 << 20)  # room for the batch in its channel
     try:
         ray.get(compiled.execute(actions))
         timed("compiled graph", lambda: ray.get(compiled.execute(actions)), n)
