@@ -3,7 +3,7 @@ runs on the driver's node, so that stepping makes no Ray call at all.
 
 A Ray call costs the driver about 0.3 ms of CPU and 0.6 ms of wall time
 even when it carries nothing, and a batch's bytes in Ray's reply another
-1.5 ms of CPU for 1.35 MB (Pong's 16 frames of 84 x 84 x 3 x 4) here. A
+1.5 ms of CPU for 1.35 MB (16 stacked frames of 84 x 84 x 3 x 4) here. A
 pool that steps every few milliseconds pays that on every batch. So on its
 own node a worker is served through two things the driver and the worker
 share:
