@@ -40,6 +40,7 @@ import uuid
 from collections import deque
 from typing import Any
 
+from envpool_lite.distributed import ring
 from envpool_lite.distributed.ring import Ring
 
 _LENGTH = struct.Struct("<I")  # each message: its length, then its pickle
@@ -191,6 +192,4 @@ def connect(name: str) -> socket.socket:
 def available() -> bool:
     """Whether this machine can make channels (Linux's abstract sockets and
     the shared-memory directory)."""
-    from envpool_lite.distributed import ring
-
     return hasattr(socket, "AF_UNIX") and hasattr(socket, "SO_PEERCRED") and ring.available()
