@@ -31,7 +31,32 @@ def test_gae_skips_the_steps_a_row_did_not_act():
     assert not adv[~valid].any()
 
 
-def test_short_selfplay_beats_random():
-    args = ppo_selfplay.Args(env_id="connect_four", num_envs=32, num_steps=64, total_timesteps=40_000, channels=0, eval_games=200, threads=1)
+@pytest.mark.parametrize("past_opponents", [0.0, 0.5, 1.0])
+def test_short_selfplay_beats_random(past_opponents):
+    """Pure self-play, the default share of past opponents, and every game
+    against a past snapshot (then only one seat of each game trains: a
+    reward given to the wrong row would not learn)."""
+    args = ppo_selfplay.Args(env_id="connect_four", num_envs=32, num_steps=64, total_timesteps=40_000, channels=0, eval_games=200, threads=1, past_opponents=past_opponents)
     result = ppo_selfplay.main(args)
     assert result["win_rate_vs_random"] >= 0.8, result
+    first, second = (tuple(map(int, result[k].split("/"))) for k in ("wins_first", "wins_second"))
+    assert first[1] + second[1] == 200 and first[1] > 50 and second[1] > 50, result  # pgx draws who starts
+    assert first[0] + second[0] == round(result["win_rate_vs_random"] * 200), result
+
+
+def test_connect_four_tactics_finds_wins_in_every_direction():
+    import connect_four_tactics
+
+    board = np.zeros((6, 7), int)
+    board[5, 0:3] = 1  # bottom row: 3 in a row, col 3 wins
+    board[3:6, 6] = 1  # col 6: 3 stacked, col 6 wins
+    board[5, 4], board[4, 5] = -1, -1
+    assert connect_four_tactics.wins_at(board, 3) and connect_four_tactics.wins_at(board, 6)
+    assert not connect_four_tactics.wins_at(board, 1) and not connect_four_tactics.wins_at(-board, 3)
+    diagonal = np.zeros((6, 7), int)
+    diagonal[5, 0], diagonal[4, 1], diagonal[3, 2] = 1, 1, 1
+    diagonal[5, 1:4], diagonal[4, 2:4], diagonal[3, 3] = -1, -1, -1
+    assert connect_four_tactics.wins_at(diagonal, 3)  # lands on (2, 3)
+    assert not connect_four_tactics.wins_at(diagonal, 4)
+    full = np.ones((6, 7), int)
+    assert not connect_four_tactics.wins_at(full, 0)

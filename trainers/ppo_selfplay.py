@@ -13,7 +13,10 @@ wins) are added to its last transition, and a finished game ends the
 stream's episode. The step after a game's end resets it (next-step
 auto-reset): nobody acts there. Advantages are GAE over each stream's own
 transitions, bootstrapped at the rollout's end from the value of the
-player's current view. The rest is CleanRL's ppo.py: clipped objective,
+player's current view. In a share of the games (``--past-opponents``) one
+seat is played by a past snapshot of the network instead (fictitious
+self-play, as OpenAI Five's 20% of past selves), and only the other seat
+trains. The rest is CleanRL's ppo.py: clipped objective,
 value loss, entropy bonus, advantage normalisation, Adam, gradient clipping;
 illegal moves get zero probability.
 
@@ -24,6 +27,7 @@ who starts) and the script prints the share it wins.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import time
 
@@ -49,6 +53,8 @@ class Args:
     update_epochs: int = 4  # passes over each rollout
     clip_coef: float = 0.2  # PPO's ratio clip
     ent_coef: float = 0.01  # entropy bonus
+    past_opponents: float = 0.5  # share of games where one seat (drawn) is played by a past snapshot of the network, untrained (fictitious self-play; 0: the network plays both seats)
+    snapshot_every: int = 10  # updates between the snapshots kept as past opponents (the first: the untrained network)
     vf_coef: float = 0.5  # value loss weight
     max_grad_norm: float = 0.5  # gradient clipping (norm)
     hidden: int = 256  # units of the hidden layer(s) before the heads
@@ -122,15 +128,17 @@ def gae(rewards, values, dones, valid, last_values, gamma, lam):
     return adv
 
 
-def evaluate(agent: Agent, args: Args) -> float:
+def evaluate(agent: Agent, args: Args) -> dict:
     """The share of `eval_games` games the greedy policy wins against a
     uniformly random legal player (its seat: player 0; pgx draws who
-    starts)."""
+    starts), and its wins and games when it moved first and second."""
     n = 100
     env = envpool_lite.make_gymnasium(args.env_id, num_envs=n, seed=args.seed + 10_000)
     rng = np.random.default_rng(args.seed)
     wins = games = 0
+    by_order = np.zeros((2, 2), int)  # [moved first, moved second] x [wins, games]
     obs, info = env.reset()
+    first = info["current_player"] == 0
     starting = np.zeros(n, bool)
     while games < args.eval_games:
         cur = info["current_player"]
@@ -147,9 +155,17 @@ def evaluate(agent: Agent, args: Args) -> float:
         take = min(len(won), args.eval_games - games)  # exactly eval_games games, by env id
         wins += int(won[:take].sum())
         games += take
+        order = np.where(first[done][:take], 0, 1)
+        np.add.at(by_order, (order, 0), won[:take])
+        np.add.at(by_order, (order, 1), 1)
+        first = np.where(starting, info["current_player"] == 0, first)  # the games that began at this step
         starting = terminated | truncated
     env.close()
-    return wins / games
+    return {
+        "win_rate_vs_random": wins / games,
+        "wins_first": f"{by_order[0, 0]}/{by_order[0, 1]}",
+        "wins_second": f"{by_order[1, 0]}/{by_order[1, 1]}",
+    }
 
 
 def main(args: Args) -> dict:
@@ -160,6 +176,23 @@ def main(args: Args) -> dict:
     obs_size = int(np.prod(env.single_observation_space.shape))
     agent = Agent(env.single_observation_space.shape, int(env.single_action_space.n), args.hidden, args.channels)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    # Past opponents: each game, with probability `past_opponents`, one seat
+    # (drawn) is played by a snapshot of the network; that seat's rows do not
+    # train. One snapshot, drawn uniformly from those kept, plays every such
+    # seat during a rollout.
+    opponent = Agent(env.single_observation_space.shape, int(env.single_action_space.n), args.hidden, args.channels)
+    snapshots = [copy.deepcopy(agent.state_dict())]
+    rng = np.random.default_rng(args.seed)
+    players = env.num_players
+    seat = np.tile(np.arange(players), args.num_envs)  # each row's player
+    past_seat = np.full(args.num_envs, -1)  # each game's seat played by the past snapshot (-1: none)
+
+    def draw_opponents(games: np.ndarray) -> None:
+        past = rng.random(len(games)) < args.past_opponents
+        past_seat[games] = np.where(past, rng.integers(players, size=len(games)), -1)
+
+    draw_opponents(np.arange(args.num_envs))
+    updates = 0
     start = time.time()
     obs, info = env.reset()
     resetting = np.zeros(rows, bool)  # this step resets the row's game: nobody acts
@@ -177,6 +210,7 @@ def main(args: Args) -> dict:
     while steps < args.total_timesteps:
         if args.anneal_lr:
             optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - steps / args.total_timesteps)
+        opponent.load_state_dict(snapshots[rng.integers(len(snapshots))])
         rewards = np.zeros((T + 1, rows), np.float32)
         dones = np.zeros((T + 1, rows), np.float32)
         valid = np.zeros((T + 1, rows), bool)
@@ -187,15 +221,21 @@ def main(args: Args) -> dict:
                 o, m = as_tensors(obs, info["action_mask"])
                 dist, value = agent(o, m)
                 action = dist.sample()
+                past_row = np.repeat(past_seat, players) == seat
+                by_past = np.flatnonzero(past_row & info["active"])
+                if len(by_past):
+                    action[by_past] = opponent(o[by_past], m[by_past])[0].sample()
             obs_buf[t], mask_buf[t], action_buf[t], logp_buf[t] = o.reshape(rows, -1), m, action, dist.log_prob(action)
             values[t] = value.numpy()
-            valid[t] = info["active"] & ~resetting
+            valid[t] = info["active"] & ~resetting & ~past_row
             last[valid[t]] = t
             obs, reward, terminated, truncated, info = env.step(action.numpy().astype(np.int32))
             ended = terminated | truncated
             rows_ = np.flatnonzero(~resetting & (last >= 0))
             rewards[last[rows_], rows_] += reward[rows_]
             dones[last[rows_], rows_] = np.maximum(dones[last[rows_], rows_], ended[rows_])
+            last[ended] = -1  # a finished game's streams take no later reward
+            draw_opponents(np.flatnonzero(ended[::players]))
             resetting = ended
             steps += args.num_envs
         with torch.no_grad():
@@ -235,12 +275,14 @@ def main(args: Args) -> dict:
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                 optimizer.step()
+        updates += 1
+        if updates % args.snapshot_every == 0:
+            snapshots.append(copy.deepcopy(agent.state_dict()))
     train_seconds = time.time() - start
     env.close()
     if args.save:
         torch.save(agent.state_dict(), args.save)
-    win_rate = evaluate(agent, args)
-    result = {"env_id": args.env_id, "steps": steps, "train_seconds": round(train_seconds, 1), "win_rate_vs_random": win_rate}
+    result = {"env_id": args.env_id, "steps": steps, "train_seconds": round(train_seconds, 1), **evaluate(agent, args)}
     print(result)
     return result
 
