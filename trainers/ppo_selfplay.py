@@ -53,7 +53,7 @@ class Args:
     update_epochs: int = 4  # passes over each rollout
     clip_coef: float = 0.2  # PPO's ratio clip
     ent_coef: float = 0.01  # entropy bonus
-    past_opponents: float = 0.5  # share of games where one seat (drawn) is played by a past snapshot of the network, untrained (fictitious self-play; 0: the network plays both seats)
+    past_opponents: float = 0.25  # share of games where one seat (drawn) is played by a past snapshot of the network, untrained (fictitious self-play; 0: the network plays both seats)
     snapshot_every: int = 10  # updates between the snapshots kept as past opponents (the first: the untrained network)
     vf_coef: float = 0.5  # value loss weight
     max_grad_norm: float = 0.5  # gradient clipping (norm)
