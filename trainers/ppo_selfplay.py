@@ -231,9 +231,9 @@ def main(args: Args) -> dict:
             last[valid[t]] = t
             obs, reward, terminated, truncated, info = env.step(action.numpy().astype(np.int32))
             ended = terminated | truncated
-            rows_ = np.flatnonzero(~resetting & (last >= 0))
+            rows_ = np.flatnonzero(last >= 0)  # not a resetting row: its game's end cleared it
             rewards[last[rows_], rows_] += reward[rows_]
-            dones[last[rows_], rows_] = np.maximum(dones[last[rows_], rows_], ended[rows_])
+            dones[last[rows_], rows_] = ended[rows_]
             last[ended] = -1  # a finished game's streams take no later reward
             draw_opponents(np.flatnonzero(ended[::players]))
             resetting = ended
