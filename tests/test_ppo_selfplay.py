@@ -31,12 +31,16 @@ def test_gae_skips_the_steps_a_row_did_not_act():
     assert not adv[~valid].any()
 
 
-@pytest.mark.parametrize("past_opponents", [0.0, 0.25, 1.0])
-def test_short_selfplay_beats_random(past_opponents):
+@pytest.mark.parametrize(("past_opponents", "opponent_random"), [(0.0, 0.0), (0.25, 0.0), (1.0, 0.5)])
+def test_short_selfplay_beats_random(past_opponents, opponent_random):
     """Pure self-play, the default share of past opponents, and every game
-    against a past snapshot (then only one seat of each game trains: a
-    reward given to the wrong row would not learn)."""
-    args = ppo_selfplay.Args(env_id="connect_four", num_envs=32, num_steps=64, total_timesteps=40_000, channels=0, eval_games=200, threads=1, past_opponents=past_opponents)
+    against a past snapshot that plays half its moves at random (then only
+    one seat of each game trains: a reward given to the wrong row would not
+    learn)."""
+    args = ppo_selfplay.Args(
+        env_id="connect_four", num_envs=32, num_steps=64, total_timesteps=40_000, channels=0, eval_games=200, threads=1,
+        past_opponents=past_opponents, opponent_random=opponent_random,
+    )  # fmt: skip
     result = ppo_selfplay.main(args)
     assert result["win_rate_vs_random"] >= 0.8, result
     first, second = (tuple(map(int, result[k].split("/"))) for k in ("wins_first", "wins_second"))
