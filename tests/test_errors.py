@@ -23,11 +23,15 @@ def _in_a_fresh_interpreter(request) -> bool:
     SIGINT reaches Python: in the whole suite, some library an earlier test
     loads keeps it (CI saw these tests fail there, also with the signal sent
     to the main thread, and pass alone), which a user's own process would
-    not have."""
+    not have. That run also gives SIGINT Python's own handler: a process
+    started in the background by a shell (`make test &`, nohup) inherits
+    SIGINT ignored, and Python then leaves it ignored."""
+    import signal
     import subprocess
     import sys
 
     if os.environ.get("ENVPOOL_LITE_TEST_ISOLATED") == "1":
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         return False
     env = {**os.environ, "ENVPOOL_LITE_TEST_ISOLATED": "1"}
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", request.node.nodeid], env=env, capture_output=True, text=True, timeout=300)
