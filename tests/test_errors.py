@@ -20,12 +20,12 @@ def _still_works(env, n=None):
 def _in_a_fresh_interpreter(request) -> bool:
     """Run this test again in a fresh interpreter and tell the caller to stop
     (True), unless this is that run. The Ctrl-C tests need a process whose
-    SIGINT reaches Python: in the whole suite, some library an earlier test
-    loads keeps it (CI saw these tests fail there, also with the signal sent
-    to the main thread, and pass alone), which a user's own process would
-    not have. That run also gives SIGINT Python's own handler: a process
-    started in the background by a shell (`make test &`, nohup) inherits
-    SIGINT ignored, and Python then leaves it ignored."""
+    SIGINT reaches Python: in the whole suite they failed while passing
+    alone, which was put down to some library an earlier test loads. The
+    likelier cause, found later: a pytest started in the background by a
+    shell (`make test &`, nohup) inherits SIGINT ignored, and Python then
+    leaves it ignored (the three tests fail so, also alone). So that run
+    gives SIGINT Python's own handler, as a user's terminal process has."""
     import signal
     import subprocess
     import sys
