@@ -19,9 +19,10 @@ self-play, as OpenAI Five's 20% of past selves), and only the other seat
 trains; ``--opponent-random`` makes a share of that past self's moves
 uniformly random legal ones (off by default: it did not help). The rest is
 CleanRL's ppo.py with a larger entropy bonus (0.05): with CleanRL's 0.01 the
-policy grows sure of itself, its games repeat, and it never meets the
+policy grows sure of itself, its games repeat, and it seldom meets the
 positions (its own pieces placed otherwise, an open three left unblocked)
-where it would learn to take a win or block one. Clipped objective, value
+where it would learn to take a win or block one (trainers/README.md has
+the runs and the missed wins and blocks). Clipped objective, value
 loss, advantage normalisation, Adam, gradient clipping; illegal moves get
 zero probability.
 
@@ -60,7 +61,7 @@ class Args:
     ent_coef: float = 0.05  # entropy bonus (above CleanRL's 0.01: a surer self-play policy meets too few positions and misses wins and blocks)
     past_opponents: float = 0.25  # share of games where one seat (drawn) is played by a past snapshot of the network, untrained (fictitious self-play; 0: the network plays both seats)
     snapshot_every: int = 10  # updates between the snapshots kept as past opponents (the first: the untrained network)
-    opponent_random: float = 0.0  # share of a past opponent's moves played uniformly at random among legal ones (a weaker opponent: its missed blocks teach taking wins)
+    opponent_random: float = 0.0  # share of a past opponent's moves played uniformly at random among legal ones (a weaker opponent; 0: it did not help, trainers/README.md)
     vf_coef: float = 0.5  # value loss weight
     max_grad_norm: float = 0.5  # gradient clipping (norm)
     hidden: int = 256  # units of the hidden layer(s) before the heads
