@@ -1,4 +1,5 @@
 import os
+import signal
 import warnings
 
 import numpy as np
@@ -16,6 +17,13 @@ if "MUJOCO_GL" not in os.environ:
         _mujoco_family.gl_backend("the tests")
     except RuntimeError:
         pass  # no headless OpenGL here: the rendering tests say so
+
+# A pytest started in the background by a shell (`make test &`, nohup)
+# inherits SIGINT ignored, and Python then leaves it ignored: the Ctrl-C
+# tests (test_errors.py, test_distributed.py) get Python's own handler, as a
+# process in a terminal has.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture

@@ -23,15 +23,12 @@ def _in_a_fresh_interpreter(request) -> bool:
     SIGINT reaches Python: in the whole suite they failed while passing
     alone, which was put down to some library an earlier test loads. The
     likelier cause, found later: a pytest started in the background by a
-    shell (`make test &`, nohup) inherits SIGINT ignored, and Python then
-    leaves it ignored (the three tests fail so, also alone). So that run
-    gives SIGINT Python's own handler, as a user's terminal process has."""
-    import signal
+    shell inherits SIGINT ignored (conftest.py now gives it Python's
+    handler)."""
     import subprocess
     import sys
 
     if os.environ.get("ENVPOOL_LITE_TEST_ISOLATED") == "1":
-        signal.signal(signal.SIGINT, signal.default_int_handler)
         return False
     env = {**os.environ, "ENVPOOL_LITE_TEST_ISOLATED": "1"}
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", request.node.nodeid], env=env, capture_output=True, text=True, timeout=300)
