@@ -252,9 +252,9 @@ def main(args: Args) -> dict:
             o, m = as_tensors(obs, info["action_mask"])
             _, last_values = agent(o, m)
         adv = gae(rewards, values, dones, valid, last_values.numpy(), args.gamma, args.gae_lambda)
-        # A row's last transition whose game goes on waits for the next rollout.
-        has = np.flatnonzero(last >= 0)
-        open_ = has[dones[last[has], has] == 0]
+        # A row's last transition whose game goes on waits for the next rollout
+        # (a game's end cleared its rows' `last`).
+        open_ = np.flatnonzero(last >= 0)
         train = valid.copy()
         train[last[open_], open_] = False
         carried = np.zeros(rows, bool)
