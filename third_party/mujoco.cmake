@@ -86,6 +86,9 @@ if(NOT EXISTS "${_np_random_lib}" OR
   return()
 endif()
 message(STATUS "MuJoCo: mujoco ${MUJOCO_VERSION} headers in ${_mj_include}")
+include(${CMAKE_CURRENT_LIST_DIR}/build_tree_headers.cmake)
+envpool_lite_build_tree_headers(mujoco "${_mj_include}" _mj_include)
+envpool_lite_build_tree_headers(numpy "${_np_include}" _np_include)
 
 add_library(envpool_lite_mujoco INTERFACE)
 target_include_directories(envpool_lite_mujoco SYSTEM INTERFACE

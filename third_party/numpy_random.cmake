@@ -23,6 +23,8 @@ if(NOT _npr_rc EQUAL 0 OR NOT EXISTS "${_npr_lib}" OR
       "numpy's random C library (numpy/random/lib/libnpyrandom.a) or its headers were not found in ${Python_EXECUTABLE}'s numpy")
   return()
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/build_tree_headers.cmake)
+envpool_lite_build_tree_headers(numpy "${_npr_include}" _npr_include)
 add_library(envpool_lite_numpy_random INTERFACE)
 target_include_directories(envpool_lite_numpy_random SYSTEM INTERFACE
   "${_npr_include}")
