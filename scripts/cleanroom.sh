@@ -159,9 +159,10 @@ EOF"
   echo "cleanroom: installed in $((SECONDS - start)) s"
 
   # The smoke test of every family (make, reset, 100 steps, render()), xla(),
-  # and one alignment test of each family against its reference.
+  # and one alignment test of each family against its reference, on every
+  # core (pytest-xdist, from the test extra).
   nodes=$(grep -v '^\s*#' tests/cleanroom_alignment.txt | grep -v '^\s*$' | sed "s/.*/'&'/" | tr '\n' ' ')
-  run "$venv/bin/python -m pytest -q -rs -p no:cacheprovider tests/test_smoke.py $nodes" 2>&1 | tee $base/pytest-$v.log
+  run "$venv/bin/python -m pytest -q -rs -p no:cacheprovider -n \$(nproc) tests/test_smoke.py $nodes" 2>&1 | tee $base/pytest-$v.log
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
 done
 exit $status

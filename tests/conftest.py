@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
+from family_seconds import register as _register_family_seconds
 
 import envpool_lite
 
@@ -24,6 +25,10 @@ if "MUJOCO_GL" not in os.environ:
 # process in a terminal has.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_configure(config):
+    _register_family_seconds(config)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scope
 
 import envpool_lite
 
@@ -215,7 +216,7 @@ def check_raw_frames(game, seed, steps, gray=False, repeat_action_probability=0.
 
 @pytest.mark.parametrize("game", ["pong", "breakout", "space_invaders", "montezuma_revenge"])
 def test_raw_frames_identical_to_ale_interface(game):
-    check_raw_frames(game, seed=ale_seed(11), steps=1500)
+    check_raw_frames(game, seed=ale_seed(11), steps=scope.steps(1500, full=10000))
 
 
 def test_raw_frames_through_game_overs_and_sticky_actions():

@@ -17,6 +17,7 @@ gymnasium's render(), particles included.
 import gymnasium
 import numpy as np
 import pytest
+import scope
 from gymnasium.envs.box2d.lunar_lander import heuristic
 
 import envpool_lite
@@ -126,7 +127,7 @@ def run_sync(task, kwargs, num_envs, seed, steps, pilot_seed=0):
 
 @pytest.mark.parametrize("task", TASKS)
 def test_matches_gymnasium(task):
-    tally = run_sync(task, {}, num_envs=3, seed=17 + 100 * TASKS.index(task), steps=1200)
+    tally = run_sync(task, {}, num_envs=3, seed=17 + 100 * TASKS.index(task), steps=scope.steps(1200, full=6000))
     assert tally.landed > 0, "no landing (the lander never fell asleep)"
     assert tally.crashed > 0, "no crash"
 

@@ -12,6 +12,7 @@ vacuously.
 import gymnasium
 import numpy as np
 import pytest
+import scope
 from gymnasium.envs.classic_control import PendulumEnv
 
 import envpool_lite
@@ -110,7 +111,7 @@ def test_matches_gymnasium(task, seed):
             return scripted(task, obs)
         return actions
 
-    terminations, truncations = run_side_by_side(task, num_envs, seed, steps, policy)
+    terminations, truncations = run_side_by_side(task, num_envs, seed, scope.steps(steps, full=5 * steps), policy)
     assert truncations > 0, "the test never hit the time limit"
     if can_terminate:
         assert terminations > 0, "the test never saw a termination"

@@ -91,6 +91,7 @@ def test_bad_env_ids(make):
     assert len(info["env_id"]) == 2
 
 
+@pytest.mark.alone
 def test_recv_with_nothing_in_flight_raises_at_once(make):
     env = make("CartPole-v1", num_envs=2)
     start = time.perf_counter()
@@ -102,6 +103,7 @@ def test_recv_with_nothing_in_flight_raises_at_once(make):
     assert time.perf_counter() - start < 1.0
 
 
+@pytest.mark.alone
 def test_recv_timeout(make):
     env = make("Dummy-v0", num_envs=2, step_sleep_us=300_000)
     env.reset()
@@ -184,6 +186,7 @@ def test_env_exception_on_reset(make):
         env.reset()
 
 
+@pytest.mark.alone
 def test_ctrl_c_interrupts_a_blocked_recv(make, request):
     if _in_a_fresh_interpreter(request):
         return
@@ -207,6 +210,7 @@ def test_ctrl_c_interrupts_a_blocked_recv(make, request):
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="recv() steps heavy envs itself only when a core is spare")
+@pytest.mark.alone
 def test_ctrl_c_while_recv_steps_envs_itself_waits_one_step_at_most(make, request):
     """One worker and a spare core: the worker is busy with one env and
     recv()'s own thread steps the others, one after another. It looks for
@@ -252,6 +256,7 @@ def _pool_threads() -> int:
     return sum(name.startswith("envpool_lite:") for name in names)
 
 
+@pytest.mark.alone
 def test_close_while_envs_are_stepping_is_prompt_and_joins_threads():
     import threading
 
@@ -269,6 +274,7 @@ def test_close_while_envs_are_stepping_is_prompt_and_joins_threads():
     assert threading.active_count() == before
 
 
+@pytest.mark.alone
 def test_interrupted_recv_leaves_no_stuck_threads(request):
     if _in_a_fresh_interpreter(request):
         return

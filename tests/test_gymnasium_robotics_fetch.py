@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scope
 
 import envpool_lite
 from envpool_lite.families import gymnasium_robotics as gr
@@ -27,7 +28,7 @@ def test_ids():
 @pytest.mark.parametrize("task_id", FETCH_IDS)
 def test_aligned(task_id):
     # A short time limit: several episodes (new goals, objects) per run.
-    counts = run_aligned(task_id, 45, num_envs=2, max_episode_steps=20)
+    counts = run_aligned(task_id, scope.steps(45, full=300), num_envs=2, max_episode_steps=20)
     assert counts["truncated"] == 4 and counts["steps"] == 86
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scope
 from hw_alignment import run
 
 import envpool_lite
@@ -20,7 +21,7 @@ import envpool_lite
 @pytest.mark.parametrize("task", ["highway-v0", "highway-fast-v0"])
 def test_default_config_exact(task):
     # highway-env's highway-v0 steps about 6 times a second: 16 steps.
-    stats = run(task, num_envs=2, steps=16 if task == "highway-v0" else 30)
+    stats = run(task, num_envs=2, steps=scope.steps(16, full=80) if task == "highway-v0" else scope.steps(30, full=150))
     assert stats["crashed"] >= 1, stats
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scope
 from mw_alignment import require_task, run_benchmark_aligned
 
 import envpool_lite
 
-STEPS = 26
+STEPS = scope.steps(26, full=130)
 LIMIT = 12
 BENCHMARKS = [
     "Meta-World/MT1",

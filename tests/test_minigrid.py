@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scope
 from libcompat import COMPAT
 
 import envpool_lite
@@ -142,7 +143,7 @@ def test_every_task_exact(make_ref, task):
     """Every id: 2 envs, random actions through several episodes (the WFC
     ids, whose every reset runs the wave function collapse in minigrid's
     Python, through 6: their level generation is tested further below)."""
-    stats = run(make_ref, task, steps=200 if "-WFC-" in task else 600, max_steps=60)
+    stats = run(make_ref, task, steps=scope.steps(200, full=1000) if "-WFC-" in task else scope.steps(600, full=3000), max_steps=60)
     assert stats["truncated"] + stats["goal"] + stats["other_end"] >= 4, stats
 
 

@@ -39,6 +39,7 @@ def _run(code: str, timeout: float = 60) -> str:
 # --- crashes ----------------------------------------------------------------
 
 
+@pytest.mark.alone
 def test_close_from_another_thread_while_stepping_never_crashes():
     # recv()'s own thread may be stepping an env when close() comes: close()
     # must wait for it (it used to free the envs under it and segfault).
@@ -160,6 +161,7 @@ def test_render_while_recv_blocks():
     env.close()
 
 
+@pytest.mark.alone
 def test_close_from_another_thread_wakes_a_blocked_recv_promptly():
     env = _slow_pool()
     # With a timeout recv() only waits (it does not step envs itself), so it
@@ -211,6 +213,7 @@ def test_signal_handler_that_calls_recv_or_close_during_recv():
     assert out.split("\n")[:3] == ["reentry rejected", "closed in handler", "stays closed"]
 
 
+@pytest.mark.alone
 def test_forked_child_gets_a_clear_error_and_the_parent_is_unaffected():
     out = _run(
         """
@@ -271,6 +274,7 @@ def test_absurd_vizdoom_options_are_rejected_at_make(option, value):
         envpool_lite.make("Basic-v1", **{option: value})
 
 
+@pytest.mark.alone
 def test_building_stops_at_the_first_env_that_fails():
     # 64 envs of 0.1 s each on 2 threads would take 3.2 s to build in full.
     start = time.monotonic()

@@ -13,6 +13,7 @@ import types
 import gymnasium
 import numpy as np
 import pytest
+import scope
 
 import envpool_lite
 from envpool_lite.families import mujoco as mj
@@ -125,7 +126,7 @@ def test_aligned_with_gymnasium(task_id):
     name = task_id.split("-")[0]
     # 2 envs x 520 steps: over 1,000 env steps per task.
     limit = None if name in EARLY_END or name in ("Reacher", "Pusher") else 200
-    counts = run_aligned(task_id, steps=520, max_episode_steps=limit)
+    counts = run_aligned(task_id, steps=scope.steps(520, full=2100), max_episode_steps=limit)
     assert counts["terminated"] + counts["truncated"] >= 2, counts
 
 

@@ -18,13 +18,14 @@ pytest.importorskip("pgx")
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import pgx_alignment as pa  # noqa: E402
+import scope
 
 import envpool_lite  # noqa: E402
 
 NUM_ENVS = 8
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", scope.seeds([0, 1, 2], more=5))
 def test_games(seed):
     counts = pa.run("2048", "2048", num_envs=NUM_ENVS, steps=400, seed=seed, illegal=0.03)
     assert counts["ended"] >= 8

@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 import pgx_alignment as pa
 import pytest
+import scope
 
 import envpool_lite
 
@@ -30,7 +31,7 @@ def _to(square: int, direction: int) -> int:
     return -1 if not (0 <= x < 3 and 0 <= y < 4) else x * 4 + y
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", scope.seeds([0, 1, 2], more=5))
 def test_random_games(seed: int) -> None:
     counts = pa.run("animal_shogi", "animal_shogi", num_envs=NUM_ENVS, steps=300, seed=seed)
     assert counts["ended"] > 20

@@ -18,6 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 import pgx_alignment as pa
 import pytest
+import scope
 
 import envpool_lite
 
@@ -52,7 +53,7 @@ def play(task_id, pgx_id, choose, *, steps, seed=0, pgx_options=None, on_step=No
     return infos
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", scope.seeds([0, 1, 2], more=5))
 def test_go_9x9_random_games(seed: int) -> None:
     counts = pa.run("go_9x9", "go_9x9", num_envs=NUM_ENVS, steps=250, seed=seed, illegal=0.01)
     assert counts["ended"] > 5

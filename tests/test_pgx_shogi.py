@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pgx_alignment
 import pytest
+import scope
 from pgx_alignment import run
 
 NUM_ENVS = 8
@@ -53,7 +54,7 @@ def action(direction: int, to: int) -> int:
     return direction * 81 + to
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", scope.seeds([0, 1, 2], more=5))
 def test_random_games_with_illegal_actions(seed):
     counts = run("shogi", "shogi", num_envs=NUM_ENVS, steps=120, seed=seed, illegal=0.05)
     assert counts["ended"] > 0 and counts["illegal"] > 0, counts

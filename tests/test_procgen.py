@@ -26,6 +26,7 @@ import types
 
 import numpy as np
 import pytest
+import scope
 from libcompat import COMPAT
 
 import envpool_lite
@@ -247,7 +248,7 @@ def test_task_ids():
 def test_every_task_exact(ProcgenGym3Env, task):
     """Every id, 2 envs for 300 steps each: frames, rewards, dones and info
     equal to procgen's, through the episode ends that come."""
-    run(ProcgenGym3Env, task, steps=300)
+    run(ProcgenGym3Env, task, steps=scope.steps(300, full=2000))
 
 
 def test_endings(ProcgenGym3Env):

@@ -6,7 +6,10 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
 
+
+@pytest.mark.alone
 def test_short_soak(capsys):
     path = Path(__file__).resolve().parents[1] / "scripts" / "soak.py"
     spec = importlib.util.spec_from_file_location("soak", path)

@@ -24,6 +24,7 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
+import scope
 from gymnasium.envs.toy_text import TaxiEnv
 from gymnasium.envs.toy_text.frozen_lake import generate_random_map
 from gymnasium.wrappers import TimeLimit
@@ -395,7 +396,7 @@ CASES = [
 def test_matches_reference(task, kwargs, steps, must_see):
     # Reseed two thirds in (NChain's 1000-step episode: after it ends).
     reseed_at = 1005 if steps > 1000 else steps * 2 // 3
-    tally = run_sync(task, kwargs, num_envs=3, seed=11, steps=steps, reseed_at=reseed_at)
+    tally = run_sync(task, kwargs, num_envs=3, seed=11, steps=scope.steps(steps, full=5 * steps), reseed_at=reseed_at)
     if "term" in must_see:
         assert tally.terminated > 0, "the run never saw a termination"
     if "trunc" in must_see:

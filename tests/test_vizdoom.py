@@ -7,7 +7,10 @@ EnvPool's reward, combined-action options).
 Engine processes are found as this process's descendants whose executable is
 the vizdoom wheel's engine; /dev/shm is checked for ViZDoom's names
 (ViZDoomSM*, ViZDoomMQ*) and the temporary directory for the envs' private
-directories. Tests that need a clean slate run in a fresh working directory.
+directories, telling ours from those of other processes on the machine (a
+second pytest worker, another suite) by who holds them: an engine maps its
+instance's names, a private directory names its owner's pid. Tests that need
+a clean slate run in a fresh working directory.
 """
 
 import gc
@@ -27,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import psutil
 import pytest
+import scope
 
 import envpool_lite
 
@@ -70,22 +74,74 @@ def scenario(name):
 
 def engines(pid=None):
     """The engine processes below this process (or below pid)."""
-    out = []
-    for p in psutil.Process(pid).children(recursive=True):
-        try:
-            if p.exe().endswith(os.path.join("vizdoom", "vizdoom")) and p.status() != psutil.STATUS_ZOMBIE:
-                out.append(p)
-        except psutil.Error:
-            pass
-    return out
+    return [p for p in psutil.Process(pid).children(recursive=True) if _is_engine(p)]
+
+
+def every_engine():
+    """Every engine process on the machine (another process's pools too: a
+    second pytest worker, another suite)."""
+    return [p for p in psutil.process_iter() if _is_engine(p)]
+
+
+def _is_engine(p):
+    try:
+        return p.exe().endswith(os.path.join("vizdoom", "vizdoom")) and p.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+# ViZDoom's /dev/shm names: its shared memory and two message queues per
+# engine, each named for the engine's instance id.
+SHM_NAME = re.compile(r"ViZDoom(?:SM|MQCtr|MQDoom)(\w+)")
 
 
 def shm_names(exclude=()):
     return sorted(n for n in os.listdir("/dev/shm") if n.startswith("ViZDoom") and n not in exclude)
 
 
+def held_ids(processes):
+    """The instance ids whose /dev/shm names these processes map (an engine
+    maps its shared memory and message queues while it lives)."""
+    ids = set()
+    for p in processes:
+        try:
+            ids.update(SHM_NAME.findall(Path(f"/proc/{p.pid}/maps").read_text()))
+        except OSError:
+            pass
+    return ids
+
+
+def our_shm_names():
+    """The /dev/shm names of this process's live engines."""
+    ids = held_ids(engines())
+    return {n for n in shm_names() if SHM_NAME.fullmatch(n) and SHM_NAME.fullmatch(n).group(1) in ids}
+
+
+def orphaned_shm_names(before):
+    """The names new since `before` that no live engine on the machine holds:
+    what a closed pool left behind. Another process's live engines hold
+    theirs (and a starting engine maps its names within moments)."""
+    ids = held_ids(every_engine())
+    return {n for n in shm_names(before) if not (SHM_NAME.fullmatch(n) and SHM_NAME.fullmatch(n).group(1) in ids)}
+
+
 def private_dirs():
     return glob.glob(os.path.join(tempfile.gettempdir(), "envpool_lite_vizdoom_*"))
+
+
+def orphaned_dirs(before):
+    """The envs' private directories new since `before` whose owner (the pid
+    the env writes into the directory) is this process or no longer alive:
+    another live process's envs own theirs."""
+    left = set()
+    for d in set(private_dirs()) - set(before):
+        try:
+            owner = int(Path(d, "owner").read_text())
+        except (OSError, ValueError):
+            continue  # being made or removed right now
+        if owner == os.getpid() or not psutil.pid_exists(owner):
+            left.add(d)
+    return left
 
 
 def wait_until(predicate, timeout=10.0):
@@ -99,17 +155,18 @@ def wait_until(predicate, timeout=10.0):
 
 @pytest.fixture
 def clean(tmp_path, monkeypatch):
-    """A fresh working directory; afterwards nothing of ours is left (other
-    processes on the machine may have /dev/shm names and directories of
-    their own: only new ones count)."""
+    """A fresh working directory; afterwards nothing of ours is left. Other
+    processes on the machine (a second pytest worker, another suite) may
+    make and close ViZDoom envs meanwhile: only what no live engine or
+    process owns counts."""
     monkeypatch.chdir(tmp_path)
     gc.collect()
     before_shm, before_dirs = set(shm_names()), set(private_dirs())
     yield tmp_path
     gc.collect()
     assert wait_until(lambda: not engines()), "engine processes left"
-    assert wait_until(lambda: set(shm_names()) <= before_shm), f"/dev/shm left: {set(shm_names()) - before_shm}"
-    assert wait_until(lambda: set(private_dirs()) <= before_dirs), "private directories left"
+    assert wait_until(lambda: not orphaned_shm_names(before_shm)), f"/dev/shm left: {orphaned_shm_names(before_shm)}"
+    assert wait_until(lambda: not orphaned_dirs(before_dirs)), f"private directories left: {orphaned_dirs(before_dirs)}"
     assert not [n for n in os.listdir(tmp_path) if n.startswith("_vizdoom")], "files in the working directory"
 
 
@@ -158,9 +215,9 @@ def test_alignment_with_vizdoom_python_api(make, tmp_path, monkeypatch, gray_sca
         np.testing.assert_array_equal(obs[0], game.get_state().screen_buffer.reshape(shape))
         rng = np.random.default_rng(0)
         # Mostly shooting and strafing toward the monster, so episodes end both ways.
-        actions = (rng.random((900, 3)) < [0.3, 0.3, 0.6]).astype(np.float32)
+        steps = scope.steps(900, full=4000) if frame_skip == 1 else scope.steps(300, full=1300)
+        actions = (rng.random((max(steps, 900), 3)) < [0.3, 0.3, 0.6]).astype(np.float32)
         endings = {"terminated": 0, "truncated": 0}
-        steps = 900 if frame_skip == 1 else 300
         for t in range(steps):
             if game.is_episode_finished():
                 game.new_episode()
@@ -282,15 +339,15 @@ def test_gray8_is_a_function_of_the_rgb_screen(tmp_path, monkeypatch):
 
 # --- engine processes and clean-up ---------------------------------------------
 def test_one_engine_per_env_and_close_reaps_everything(clean):
-    before = set(shm_names())
     env = envpool_lite.make("Basic-v1", num_envs=3, seed=0)
     env.reset()
     env.step(zeros(env))
     assert len(engines()) == 3
-    assert len(shm_names(before)) == 9  # each engine: shared memory, two message queues
+    names = our_shm_names()
+    assert len(names) == 9  # each engine: shared memory, two message queues
     env.close()
     assert not engines()
-    assert not shm_names(before)
+    assert not names & set(shm_names())
 
 
 def test_garbage_collection_reaps_engines(clean):
@@ -305,11 +362,10 @@ def test_garbage_collection_reaps_engines(clean):
 def test_many_envs_at_once_in_a_fresh_directory(clean):
     """EnvPool, starting 3 envs at once in a fresh directory, died on
     "Failed to create ./_vizdoom/ directory: File exists"."""
-    before = set(shm_names())
     env = envpool_lite.make("Basic-v1", num_envs=12, num_threads=12, seed=0)
     env.reset()
     env.step(zeros(env))
-    names = shm_names(before)
+    names = our_shm_names()
     assert len(names) == 36 and len({n[-10:] for n in names}) == 12  # 12 distinct instance ids
     assert os.listdir(clean) == []
     env.close()
