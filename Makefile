@@ -99,14 +99,16 @@ test-sanitizers: $(foreach t,$(SAN_TESTS),$(SAN_DIR)/$(t)-tsan $(SAN_DIR)/$(t)-a
 		echo "$$t: AddressSanitizer+UBSan clean" || exit 1; \
 	done
 
-# pytest on every core (TEST_JOBS workers, pytest-xdist), and beside it
-# dm_control's pixel tests in a process of their own: in a process that had
-# already run the hundreds of tests before them, a worker thread crashed in
-# them intermittently (2 of 2 full CI runs on 2026-11-24; never in 8 runs of
-# the file alone, loaded or not; docs/reliability.md). Then, one at a time,
-# the pytest processes that must not share the machine with the rest:
+# pytest on every core (TEST_JOBS workers, pytest-xdist), then, one at a
+# time, the pytest processes that must not share the machine with the rest:
 # - the tests marked `alone` (pyproject.toml: they time a wait, or count
 #   what the whole machine holds), in the files that mark some;
+# - dm_control's pixel tests in a process of their own: in a process that
+#   had already run the hundreds of tests before them, a worker thread
+#   crashed in them intermittently (2 of 2 full CI runs on 2026-11-24; never
+#   in 8 runs of the file alone, loaded or not; docs/reliability.md). Beside
+#   the parallel run they gained nothing (Mesa's software renderer draws on
+#   every core: the parallel run took as much longer as they saved);
 # - the Ray tests on their own: a Ray driver leaves its threads and its own
 #   crash-signal handlers behind after ray.shutdown() (they hid the report
 #   of faulthandler, pytest's crash traceback); the multi-host ones in a
@@ -121,19 +123,18 @@ test-sanitizers: $(foreach t,$(SAN_TESTS),$(SAN_DIR)/$(t)-tsan $(SAN_DIR)/$(t)-a
 TEST_JOBS ?= $(shell nproc)
 TEST_SCOPE ?= ci
 TEST_TIMES = build/test-times/$(PYTHON)$(if $(filter full,$(TEST_SCOPE)),-full)
-PYTEST = ENVPOOL_LITE_TEST_SCOPE=$(TEST_SCOPE) ENVPOOL_LITE_TEST_TIMES=$(TEST_TIMES) PY=$(PY) scripts/pytest_backtrace.sh -q -rs
-PIXELS := tests/test_dm_control_pixels.py
-RAY_TESTS := tests/test_distributed.py tests/test_multihost.py
+PYTEST = env ENVPOOL_LITE_TEST_SCOPE=$(TEST_SCOPE) ENVPOOL_LITE_TEST_TIMES=$(TEST_TIMES) PY=$(PY) scripts/pytest_backtrace.sh -q -rs
+# The processes that must not share the machine first wait for this lock:
+# what CI runs beside make test holds it (.ci/run).
+ALONE = mkdir -p build && flock build/alone.lock
+OWN_PROCESS := tests/test_dm_control_pixels.py tests/test_distributed.py tests/test_multihost.py
 ALONE_FILES = $(shell grep -l '^@pytest.mark.alone' $(1))
 test-python:
-	rm -rf $(TEST_TIMES) && mkdir -p $(TEST_TIMES)
+	rm -rf $(TEST_TIMES)
 	status=0; \
-	$(PYTEST) $(PIXELS) > $(TEST_TIMES)/pixels.log 2>&1 & pixels=$$!; \
-	$(PYTEST) --durations=10 -n $(TEST_JOBS) -m "not alone" tests $(addprefix --ignore=,$(PIXELS) $(RAY_TESTS) tests/test_every_id.py) || status=1; \
-	wait $$pixels || status=1; \
-	echo "$(PIXELS), beside it:"; cat $(TEST_TIMES)/pixels.log; \
-	$(PYTEST) -m alone $(call ALONE_FILES,tests/test_*.py) || status=1; \
-	for t in $(RAY_TESTS); do $(PYTEST) $$t || status=1; done; \
+	$(PYTEST) --durations=10 -n $(TEST_JOBS) -m "not alone" tests $(addprefix --ignore=,$(OWN_PROCESS) tests/test_every_id.py) || status=1; \
+	$(ALONE) $(PYTEST) -m alone $(call ALONE_FILES,tests/test_*.py) || status=1; \
+	for t in $(OWN_PROCESS); do $(ALONE) $(PYTEST) $$t || status=1; done; \
 	$(PY) scripts/test_times.py $(TEST_TIMES) $(if $(filter full,$(TEST_SCOPE)),--no-budgets) --title "make test$(if $(filter full,$(TEST_SCOPE)),-full) on Python $(PYTHON)"; \
 	exit $$status
 
@@ -168,11 +169,11 @@ quoted = $(foreach t,$(1),'$(t)')
 WHEEL_RUN = $(if $(filter sample,$(WHEEL_SCOPE)),$(WHEEL_API_TESTS) $(call quoted,$(filter-out tests/test_dm_control_pixels.py%,$(WHEEL_SAMPLE))),$(WHEEL_TESTS))
 WHEEL_PIXELS = $(if $(filter sample,$(WHEEL_SCOPE)),$(call quoted,$(filter tests/test_dm_control_pixels.py%,$(WHEEL_SAMPLE))),tests/test_dm_control_pixels.py)
 test-wheel: setup setup-compat
-	rm -rf $(TEST_TIMES) && mkdir -p $(TEST_TIMES)
+	rm -rf $(TEST_TIMES)
 	status=0; \
 	$(PYTEST) --durations=5 -n $(TEST_JOBS) -m "not alone" $(WHEEL_RUN) || status=1; \
-	$(PYTEST) -m alone $(call ALONE_FILES,$(filter-out tests/test_dm_control_pixels.py,$(WHEEL_TESTS))) || status=1; \
-	$(PYTEST) $(WHEEL_PIXELS) || status=1; \
+	$(ALONE) $(PYTEST) -m alone $(call ALONE_FILES,$(filter-out tests/test_dm_control_pixels.py,$(WHEEL_TESTS))) || status=1; \
+	$(ALONE) $(PYTEST) $(WHEEL_PIXELS) || status=1; \
 	$(PY) scripts/test_times.py $(TEST_TIMES) --no-budgets --title "the $(PYTHON) wheel's tests ($(WHEEL_SCOPE))"; \
 	exit $$status
 

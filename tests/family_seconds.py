@@ -62,6 +62,10 @@ def group_of(path: str, families: list[str]) -> str:
 class FamilySeconds:
     def __init__(self, config: pytest.Config):
         self.config = config
+        # The folder is this run's alone: a test that runs pytest in a
+        # subprocess (tests/test_xla_jax_range.py) does not write its own
+        # figures there, which would count its tests twice.
+        self.folder = os.environ.pop("ENVPOOL_LITE_TEST_TIMES", None)
         self.families = family_names()
         self.tests: dict[str, dict] = {}  # node id: group, seconds, outcome
         self.start = time.time()
@@ -95,7 +99,7 @@ class FamilySeconds:
 
     @pytest.hookimpl
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        folder = os.environ.get("ENVPOOL_LITE_TEST_TIMES")
+        folder = self.folder
         groups = self.by_group()
         if not folder or not groups:
             return
