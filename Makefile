@@ -70,11 +70,12 @@ format:
 	.venv/bin/ruff format $(PY_SOURCES)
 	.venv/bin/clang-format -i $(CPP_SOURCES)
 
-# C++ unit tests of the queues and the pool (no Python involved).
+# C++ unit tests of the queues and the pool (no Python involved; only the
+# two tests are built, not the envs).
 test-cpp:
 	$(VENV)/bin/cmake -S . -B $(CPP_TEST_DIR) -G Ninja -DCMAKE_MAKE_PROGRAM=$(CURDIR)/$(VENV)/bin/ninja \
 		-DENVPOOL_LITE_PYTHON=OFF -DENVPOOL_LITE_TESTS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
-	$(VENV)/bin/cmake --build $(CPP_TEST_DIR) -j 2
+	$(VENV)/bin/cmake --build $(CPP_TEST_DIR) -j 2 --target test_queues test_pool
 	$(VENV)/bin/ctest --test-dir $(CPP_TEST_DIR) --output-on-failure
 
 # The same stress tests under ThreadSanitizer and AddressSanitizer +
@@ -124,17 +125,14 @@ TEST_JOBS ?= $(shell nproc)
 TEST_SCOPE ?= ci
 TEST_TIMES = build/test-times/$(PYTHON)$(if $(filter full,$(TEST_SCOPE)),-full)
 PYTEST = env ENVPOOL_LITE_TEST_SCOPE=$(TEST_SCOPE) ENVPOOL_LITE_TEST_TIMES=$(TEST_TIMES) PY=$(PY) scripts/pytest_backtrace.sh -q -rs
-# The processes that must not share the machine first wait for this lock:
-# what CI runs beside make test holds it (.ci/run).
-ALONE = mkdir -p build && flock build/alone.lock
 OWN_PROCESS := tests/test_dm_control_pixels.py tests/test_distributed.py tests/test_multihost.py
 ALONE_FILES = $(shell grep -l '^@pytest.mark.alone' $(1))
 test-python:
 	rm -rf $(TEST_TIMES)
 	status=0; \
 	$(PYTEST) --durations=10 -n $(TEST_JOBS) -m "not alone" tests $(addprefix --ignore=,$(OWN_PROCESS) tests/test_every_id.py) || status=1; \
-	$(ALONE) $(PYTEST) -m alone $(call ALONE_FILES,tests/test_*.py) || status=1; \
-	for t in $(OWN_PROCESS); do $(ALONE) $(PYTEST) $$t || status=1; done; \
+	$(PYTEST) -m alone $(call ALONE_FILES,tests/test_*.py) || status=1; \
+	for t in $(OWN_PROCESS); do $(PYTEST) $$t || status=1; done; \
 	$(PY) scripts/test_times.py $(TEST_TIMES) $(if $(filter full,$(TEST_SCOPE)),--no-budgets) --title "make test$(if $(filter full,$(TEST_SCOPE)),-full) on Python $(PYTHON)"; \
 	exit $$status
 
@@ -172,8 +170,8 @@ test-wheel: setup setup-compat
 	rm -rf $(TEST_TIMES)
 	status=0; \
 	$(PYTEST) --durations=5 -n $(TEST_JOBS) -m "not alone" $(WHEEL_RUN) || status=1; \
-	$(ALONE) $(PYTEST) -m alone $(call ALONE_FILES,$(filter-out tests/test_dm_control_pixels.py,$(WHEEL_TESTS))) || status=1; \
-	$(ALONE) $(PYTEST) $(WHEEL_PIXELS) || status=1; \
+	$(PYTEST) -m alone $(call ALONE_FILES,$(filter-out tests/test_dm_control_pixels.py,$(WHEEL_TESTS))) || status=1; \
+	$(PYTEST) $(WHEEL_PIXELS) || status=1; \
 	$(PY) scripts/test_times.py $(TEST_TIMES) --no-budgets --title "the $(PYTHON) wheel's tests ($(WHEEL_SCOPE))"; \
 	exit $$status
 

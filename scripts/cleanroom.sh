@@ -98,11 +98,14 @@ run() {  # a command in the root, as a user's shell would run it
     PIP_CERT=/etc/ssl/host-ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 CI=${CI:-} /bin/bash -c "cd /work && $1"
 }
 
-status=0
-for v in "${pythons[@]}"; do
+# Each Python's install: a venv, the wheel alone (then what runs without
+# extras, and what says which extra it needs), the extras and the tests'
+# references. The three run side by side (they wait on the network), each
+# into a log of its own, printed whole when all are done.
+install() {  # the Python X.Y
+  local v=$1 tag wheel whl python prefix venv start dm_control metaworld
   tag=cp${v/./}
-  wheel=$(ls dist/envpool_lite-*-$tag-$tag-manylinux*.whl 2>/dev/null | head -1 || true)
-  [ -n "$wheel" ] || { echo "cleanroom: no $tag wheel in dist/ (make wheels WHEEL_PYTHONS=$v)" >&2; exit 1; }
+  wheel=$(ls dist/envpool_lite-*-$tag-$tag-manylinux*.whl | head -1)
   cp "$wheel" $root/work/dist/
   whl=/work/dist/$(basename "$wheel")
   if [ "$v" = 3.11 ]; then
@@ -157,7 +160,27 @@ EOF"
   run "$venv/bin/pip install -q --no-deps $metaworld"
   run "PY=$venv/bin/python bash scripts/setup_compat.sh"
   echo "cleanroom: installed in $((SECONDS - start)) s"
+}
 
+for v in "${pythons[@]}"; do
+  tag=cp${v/./}
+  ls dist/envpool_lite-*-$tag-$tag-manylinux*.whl >/dev/null 2>&1 || { echo "cleanroom: no $tag wheel in dist/ (make wheels WHEEL_PYTHONS=$v)" >&2; exit 1; }
+done
+pids=()
+for v in "${pythons[@]}"; do
+  install "$v" > $base/install-$v.log 2>&1 &
+  pids+=($!)
+done
+status=0
+for i in "${!pythons[@]}"; do
+  wait "${pids[i]}" || { echo "cleanroom: the install on Python ${pythons[i]} failed" >&2; status=1; }
+  grep -v "is ignored: it is neither" $base/install-${pythons[i]}.log || true
+done
+[ "$status" = 0 ] || exit 1
+
+# Then the tests, one Python at a time.
+for v in "${pythons[@]}"; do
+  venv=/opt/venv-$v
   # The smoke test of every family (make, reset, 100 steps, render()), xla(),
   # and one alignment test of each family against its reference, on every
   # core (pytest-xdist, from the test extra).
