@@ -1,4 +1,4 @@
-"""The Atari image kernels (cpp/envs/common/image.h) against OpenCV and numpy.
+"""The Atari image kernels (cpp/refkit/cv2/image.h) against OpenCV and numpy.
 
 Resizer must give exactly cv2.resize's output (INTER_AREA and INTER_LINEAR on
 uint8), as EnvPool's Atari preprocessing uses OpenCV: every comparison below

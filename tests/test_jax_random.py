@@ -1,4 +1,4 @@
-"""jax.random as the JAX-defined envs draw it (cpp/core/jax_random.h: jax's
+"""jax.random as the JAX-defined envs draw it (cpp/refkit/jax/random.h: jax's
 default Threefry-2x32 PRNG, partitionable, x64 off), against jax itself:
 PRNGKey, split, fold_in, random bits, uniform, bernoulli, randint, choice
 and permutation, for keys made from many seeds and chains of split/fold_in.
@@ -8,7 +8,7 @@ jax is called through one jitted program per test, run key by key, with a
 vmap over parameter grids, since compiling dominates the time (a vmap over
 keys compiles several times slower); a few eager calls check that the
 jitted calls draw what pgx's eager ones do. uniform's
-scaling is a fused multiply-add in XLA on an FMA host (see jax_random.h),
+scaling is a fused multiply-add in XLA on an FMA host (see refkit/jax/random.h),
 so on a CPU without FMA jax itself would draw other floats there."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ jnp = jax.numpy
 from envpool_lite._core import _testing as kernels  # noqa: E402
 
 if jax.config.jax_enable_x64 or not jax.config.jax_threefry_partitionable or jax.config.jax_default_prng_impl != "threefry2x32":
-    pytest.skip("jax_random.h reproduces jax's defaults (x64 off, partitionable threefry2x32)", allow_module_level=True)
+    pytest.skip("refkit/jax/random.h reproduces jax's defaults (x64 off, partitionable threefry2x32)", allow_module_level=True)
 
 # Python-int seeds jax.random.PRNGKey accepts (eagerly: all of int64).
 SEEDS = [0, 1, 42, 2**31 - 1, -1, -2, -(2**31), 2**31, 2**32 - 1, 2**32 + 5, 2**63 - 1, -(2**63), 123456789]

@@ -1,6 +1,6 @@
 """numpy's random streams as the envs draw them, against numpy itself:
-Generator(PCG64(seed)) (cpp/core/np_random.h: gymnasium's np_random) and
-the legacy RandomState(seed) (cpp/core/np_random_state.h: dm_control's
+Generator(PCG64(seed)) (cpp/refkit/numpy/random.h: gymnasium's np_random) and
+the legacy RandomState(seed) (cpp/refkit/numpy/random_state.h: dm_control's
 task random). Each test runs a random script of draws on both, in the same
 order, and compares every value with ==."""
 

@@ -1,8 +1,8 @@
-"""cpp/envs/common/pygame_draw.h against pygame-ce 2.5.8 itself.
+"""cpp/refkit/pygame/draw.h against pygame-ce 2.5.8 itself.
 
 gymnasium's Box2D envs render with pygame (draw.polygon / line / lines /
 aaline / aalines / circle / rect, gfxdraw.aapolygon / filled_polygon,
-transform.flip / smoothscale); the C++ envs draw with pygame_draw.h, which
+transform.flip / smoothscale); the C++ envs draw with refkit/pygame/draw.h, which
 must give the same pixels. Every comparison below is exact equality of the
 (h, w, 3) image, pygame's side read as np.transpose(pixels3d(surf), (1, 0, 2))
 from a pygame.Surface((w, h)) (32-bit XRGB, as gymnasium makes it):
@@ -16,7 +16,7 @@ from a pygame.Surface((w, h)) (32-bit XRGB, as gymnasium makes it):
 * smoothscale (CarRacing's 1000x800 -> 600x400 and 96x96, random shrinks and
   expands), flip, blit;
 * the calls gymnasium's LunarLander, BipedalWalker and CarRacing really make
-  in render(), recorded from the envs and replayed through pygame_draw.h.
+  in render(), recorded from the envs and replayed through refkit/pygame/draw.h.
 """
 
 import os
@@ -231,7 +231,7 @@ def assert_smoothscale(img, height, width):
 
 
 def test_smoothscale_backend_is_sse2():
-    # pygame_draw.h reproduces the SSE2 filters, the ones every x86-64 CPU gets.
+    # refkit/pygame/draw.h reproduces the SSE2 filters, the ones every x86-64 CPU gets.
     if pygame.transform.get_smoothscale_backend() != "SSE2":
         pytest.skip("pygame uses another smoothscale backend on this machine")
 
@@ -308,7 +308,7 @@ class Recorder:
     surface is recorded in kernels.pygame_draw's op format (coordinates and
     colors read as pygame reads them: Python floats / ints); at
     transform.flip and transform.smoothscale the surface is replayed through
-    pygame_draw.h and compared with pygame's."""
+    refkit/pygame/draw.h and compared with pygame's."""
 
     def __init__(self, monkeypatch):
         self.ops = {}  # id(surface) -> (surface, base image, ops)
@@ -431,7 +431,7 @@ class Recorder:
         ref = to_image(surface)
         if exclude_text:
             # CarRacing blits its score text (pygame.font) after the flip;
-            # that is not pygame_draw.h's: compare everything else.
+            # that is not refkit/pygame/draw.h's: compare everything else.
             x, y, w, h = self.text_rect
             ours[y : y + h, x : x + w] = ref[y : y + h, x : x + w]
         n = int((ours != ref).any(axis=-1).sum())

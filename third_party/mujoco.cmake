@@ -14,7 +14,7 @@
 # The reset noise of some tasks is drawn with numpy's
 # Generator.standard_normal: numpy's own implementation, linked from the
 # static library numpy ships for C users (numpy/random/lib/libnpyrandom.a,
-# numpy's "random C API"), fed by our PCG64 (core/np_random.h).
+# numpy's "random C API"), fed by our PCG64 (refkit/numpy/random.h).
 #
 # The wheels are found through the build's Python (the venv's with
 # --no-build-isolation, else the isolated build environment, whose

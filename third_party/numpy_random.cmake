@@ -1,7 +1,7 @@
 # numpy's random C library (numpy/random/lib/libnpyrandom.a, numpy's
 # "random C API") and its headers, from the numpy of the Python that builds:
 # the families whose reference draws with numpy's Generator.standard_normal
-# (its ziggurat) call numpy's own code on our PCG64 (core/np_random.h).
+# (its ziggurat) call numpy's own code on our PCG64 (refkit/numpy/random.h).
 # Defines the INTERFACE target envpool_lite_numpy_random, or nothing (with
 # the reason in ENVPOOL_LITE_NUMPY_RANDOM_ERROR) when numpy has none.
 if(TARGET envpool_lite_numpy_random)

@@ -1,5 +1,5 @@
 // envpool_lite._core: resize_images(): n uint8 pictures resized with the
-// arithmetic of cv2.resize (envs/common/image.h's Resizer).
+// arithmetic of cv2.resize (refkit/cv2/image.h's Resizer).
 #include "bindings/render_resize.h"
 
 #include <pybind11/numpy.h>
@@ -10,13 +10,13 @@
 #include <stdexcept>
 #include <vector>
 
-#include "envs/common/image.h"
+#include "refkit/cv2/image.h"
 
 namespace envpool_lite {
 
 // render()'s resize to make(render_width=, render_height=): n pictures
 // (n, H, W, C) uint8 to (n, height, width, C), with cv2.resize's INTER_AREA
-// or INTER_LINEAR arithmetic (envs/common/image.h).
+// or INTER_LINEAR arithmetic (refkit/cv2/image.h).
 py::array_t<uint8_t> ResizeImages(const py::array& images, int height,
                                   int width, bool area) {
   if (!images.dtype().is(py::dtype::of<uint8_t>()) || images.ndim() != 4) {

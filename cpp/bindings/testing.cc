@@ -1,12 +1,12 @@
 // envpool_lite._core._testing: the Atari image kernels
-// (cpp/envs/common/image.h) callable from Python, for the tests that
+// (cpp/refkit/cv2/image.h) callable from Python, for the tests that
 // compare them with OpenCV and numpy, and a C++-timed resize benchmark;
-// numpy's random streams as the envs draw them (cpp/core/np_random.h,
-// cpp/core/np_random_state.h), for the tests that compare them with numpy;
-// jax.random as the JAX-defined envs draw it (cpp/core/jax_random.h), for
+// numpy's random streams as the envs draw them (cpp/refkit/numpy/random.h,
+// cpp/refkit/numpy/random_state.h), for the tests that compare them with numpy;
+// jax.random as the JAX-defined envs draw it (cpp/refkit/jax/random.h), for
 // tests/test_jax_random.py, which compares it with jax;
 // and the pygame-ce drawing routines of the Box2D envs
-// (cpp/envs/common/pygame_draw.h: pygame_draw, pygame_smoothscale,
+// (cpp/refkit/pygame/draw.h: pygame_draw, pygame_smoothscale,
 // pygame_blit), for tests/test_pygame_draw.py, which compares them with
 // pygame-ce itself.
 #include <pybind11/numpy.h>
@@ -21,11 +21,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/jax_random.h"
-#include "core/np_random.h"
-#include "core/np_random_state.h"
-#include "envs/common/image.h"
-#include "envs/common/pygame_draw.h"
+#include "refkit/cv2/image.h"
+#include "refkit/jax/random.h"
+#include "refkit/numpy/random.h"
+#include "refkit/numpy/random_state.h"
+#include "refkit/pygame/draw.h"
 
 namespace py = pybind11;
 
@@ -198,7 +198,7 @@ py::list RandomDraws(const std::string& stream, uint64_t seed,
   throw py::value_error("stream must be 'random_state' or 'generator'");
 }
 
-// ---- jax_random.h ----
+// ---- refkit/jax/random.h ----
 
 namespace jr = envpool_lite::jax_random;
 
@@ -410,7 +410,7 @@ py::array JaxRandom(const std::string& name, const py::array& keys_in,
   throw py::value_error("unknown jax.random function '" + name + "'");
 }
 
-// ---- pygame_draw.h ----
+// ---- refkit/pygame/draw.h ----
 
 namespace pgd = envpool_lite::pygame_draw;
 
@@ -572,16 +572,18 @@ void RegisterTestingKernels(py::module_ t) {
         return out;
       },
       py::arg("seed"),
-      "jax.random.PRNGKey(seed) (x64 disabled) by jax_random.h, as uint32 "
+      "jax.random.PRNGKey(seed) (x64 disabled) by refkit/jax/random.h, as "
+      "uint32 "
       "(2,).");
-  t.def("jax_random", &JaxRandom, py::arg("name"), py::arg("keys"),
-        py::arg("args"),
-        "jax.random's `name` by jax_random.h for each key of keys ((m, 2) "
-        "uint32), stacked: threefry (x0, x1), split (n,), split2 (), "
-        "fold_in (data,), bits (n,), uniform (n, minval, maxval), "
-        "bernoulli (n, p), randint (n, minval, maxval), choice (n,), "
-        "choice_a (a,), choice_p (a, p), choice_noreplace (n or a, k), "
-        "permutation (n or a,); n None is shape ().");
+  t.def(
+      "jax_random", &JaxRandom, py::arg("name"), py::arg("keys"),
+      py::arg("args"),
+      "jax.random's `name` by refkit/jax/random.h for each key of keys ((m, 2) "
+      "uint32), stacked: threefry (x0, x1), split (n,), split2 (), "
+      "fold_in (data,), bits (n,), uniform (n, minval, maxval), "
+      "bernoulli (n, p), randint (n, minval, maxval), choice (n,), "
+      "choice_a (a,), choice_p (a, p), choice_noreplace (n or a, k), "
+      "permutation (n or a,); n None is shape ().");
   t.def(
       "jax_cumsum",
       [](const py::array& x) {
@@ -592,17 +594,18 @@ void RegisterTestingKernels(py::module_ t) {
       },
       py::arg("x"),
       "jnp.cumsum of a 1-D float32 array as XLA's CPU backend sums it, by "
-      "jax_random.h.");
+      "refkit/jax/random.h.");
   t.def("hwc_to_chw", &HwcToChw, py::arg("img"),
         "img.transpose(2, 0, 1), contiguous.");
   t.def("pygame_draw", &PygameDraw, py::arg("img"), py::arg("ops"),
         "A copy of the (h, w, 3) uint8 image with pygame drawing calls "
-        "applied by pygame_draw.h; ops: [(name, *args), ...] (see "
+        "applied by refkit/pygame/draw.h; ops: [(name, *args), ...] (see "
         "PygameDraw in cpp/bindings/testing.cc).");
   t.def("pygame_smoothscale", &PygameSmoothscale, py::arg("img"),
         py::arg("height"), py::arg("width"), py::arg("flip") = false,
         "pygame.transform.smoothscale of an (h, w, 3) uint8 image (flipped "
-        "upside down first if flip) to (width, height), by pygame_draw.h.");
+        "upside down first if flip) to (width, height), by "
+        "refkit/pygame/draw.h.");
   t.def(
       "pygame_polygon_covers",
       [](int height, int width, const py::handle& points) {
@@ -615,8 +618,9 @@ void RegisterTestingKernels(py::module_ t) {
       py::arg("height"), py::arg("width"), py::arg("points"),
       "Whether gfxdraw.aapolygon + filled_polygon of points paint every "
       "pixel of a (height, width) surface in the polygon's color, by "
-      "pygame_draw.h (CarRacing then draws its background as one fill).");
+      "refkit/pygame/draw.h (CarRacing then draws its background as one "
+      "fill).");
   t.def("pygame_blit", &PygameBlit, py::arg("dst"), py::arg("src"),
         py::arg("x"), py::arg("y"),
-        "A copy of dst with src blitted at (x, y), by pygame_draw.h.");
+        "A copy of dst with src blitted at (x, y), by refkit/pygame/draw.h.");
 }

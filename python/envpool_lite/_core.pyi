@@ -83,7 +83,7 @@ def xla_bridge() -> int: ...
 
 class _TestingKernels:
     """The _testing submodule: Atari image kernels, numpy random streams,
-    jax.random (cpp/core/jax_random.h) and the Box2D envs' pygame drawing
+    jax.random (cpp/refkit/jax/random.h) and the Box2D envs' pygame drawing
     routines, for tests (cpp/bindings/testing.cc)."""
 
     @staticmethod

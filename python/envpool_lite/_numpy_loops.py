@@ -1,5 +1,5 @@
 """numpy's own float64 loops of its math ufuncs, for envs that must compute
-as numpy does (see cpp/envs/common/numpy_loops.h for why): each ufunc's
+as numpy does (see cpp/refkit/numpy/loops.h for why): each ufunc's
 inner-loop function and its data, read from the ufunc object (numpy's C
 struct PyUFuncObject, whose layout numpy keeps stable for its C API)."""
 

@@ -37,7 +37,7 @@
 #include "ale/emucore/MD5.hxx"
 #include "ale/games/Roms.hpp"
 #include "core/env.h"
-#include "envs/common/image.h"
+#include "refkit/cv2/image.h"
 
 namespace envpool_lite {
 

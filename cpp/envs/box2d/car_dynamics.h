@@ -27,8 +27,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "envs/common/pygame_draw.h"
-#include "envs/common/pygame_math.h"
+#include "refkit/pygame/draw.h"
+#include "refkit/pygame/math.h"
 
 namespace envpool_lite::car_racing {
 

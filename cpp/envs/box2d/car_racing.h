@@ -4,7 +4,7 @@
 // (third_party/box2d.cmake) driven in the same order with the float32 values
 // pybox2d passes it, gymnasium's float64 arithmetic around it, and the
 // picture drawn here, in the worker thread, with pygame-ce's arithmetic
-// (envs/common/pygame_draw.h, envs/common/pygame_math.h). The car is
+// (refkit/pygame/draw.h, refkit/pygame/math.h). The car is
 // car_dynamics.h.
 //
 // The Box2D world lives as long as the env, as gymnasium's (created in
@@ -40,11 +40,11 @@
 #include <vector>
 
 #include "core/env.h"
-#include "core/np_random.h"
 #include "envs/box2d/car_dynamics.h"
 #include "envs/box2d/envpool_state.h"
-#include "envs/common/pygame_draw.h"
-#include "envs/common/pygame_math.h"
+#include "refkit/numpy/random.h"
+#include "refkit/pygame/draw.h"
+#include "refkit/pygame/math.h"
 
 namespace envpool_lite {
 

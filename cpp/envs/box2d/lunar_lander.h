@@ -36,9 +36,9 @@
 #include <string>
 
 #include "core/env.h"
-#include "core/np_random.h"
 #include "envs/box2d/envpool_state.h"
-#include "envs/common/pygame_draw.h"
+#include "refkit/numpy/random.h"
+#include "refkit/pygame/draw.h"
 
 namespace envpool_lite {
 

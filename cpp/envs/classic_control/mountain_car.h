@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "core/env.h"
-#include "core/np_random.h"
+#include "refkit/numpy/random.h"
 
 namespace envpool_lite {
 

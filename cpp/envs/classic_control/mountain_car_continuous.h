@@ -15,8 +15,8 @@
 #include <stdexcept>
 
 #include "core/env.h"
-#include "core/np_random.h"
-#include "envs/classic_control/numpy_math.h"
+#include "refkit/numpy/math.h"
+#include "refkit/numpy/random.h"
 
 namespace envpool_lite {
 

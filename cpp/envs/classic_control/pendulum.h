@@ -10,8 +10,8 @@
 #include <string>
 
 #include "core/env.h"
-#include "core/np_random.h"
-#include "envs/classic_control/numpy_math.h"
+#include "refkit/numpy/math.h"
+#include "refkit/numpy/random.h"
 
 namespace envpool_lite {
 

@@ -4,7 +4,7 @@
 //
 // - the model: the MJCF text and assets Python generates with the installed
 //   dm_control package (families/dm_control.py), loaded as
-//   Physics.from_xml_string loads them (envs/common/mujoco_api.h);
+//   Physics.from_xml_string loads them (refkit/mujoco/api.h);
 // - reset (Environment.reset): mj_resetData and mj_forward with actuation
 //   disabled (Physics.reset), the task's InitializeEpisode(), mj_forward with
 //   actuation disabled again (Physics.after_reset);
@@ -17,7 +17,7 @@
 // - MuJoCo warnings raised during a step or reset (Physics.check_invalid_state)
 //   are a PhysicsError: the env's error, as dm_control raises it;
 // - the task's random: numpy's legacy RandomState(seed)
-// (core/np_random_state.h).
+// (refkit/numpy/random_state.h).
 //
 // Observations are dm_control's dicts: a task writes its keys in order with
 // Observation::Add, and the spec is read from a first reset. With
@@ -39,12 +39,12 @@
 #include <vector>
 
 #include "core/env.h"
-#include "core/np_random_state.h"
 #include "core/registry.h"
-#include "envs/common/mujoco_api.h"
-#include "envs/common/mujoco_render.h"
-#include "envs/common/numpy_blas.h"
-#include "envs/common/numpy_loops.h"
+#include "refkit/mujoco/api.h"
+#include "refkit/mujoco/render.h"
+#include "refkit/numpy/blas.h"
+#include "refkit/numpy/loops.h"
+#include "refkit/numpy/random_state.h"
 
 namespace envpool_lite {
 namespace dm_control {
@@ -610,9 +610,9 @@ class DmcEnv : public Env {
   const Api& api_;
   ModelPtr model_;
   DataPtr data_;
-  // numpy's BLAS: Norm, Dot, VecMat3, MatMat3 (envs/common/numpy_blas.h).
+  // numpy's BLAS: Norm, Dot, VecMat3, MatMat3 (refkit/numpy/blas.h).
   const NumpyBlas& blas_;
-  NumpyMath np_;  // numpy's own exp, cos, ... (envs/common/numpy_loops.h)
+  NumpyMath np_;  // numpy's own exp, cos, ... (refkit/numpy/loops.h)
   NumpyRandomState random_;
   bool flat_;
   bool from_pixels_;

@@ -12,7 +12,7 @@ namespace envpool_lite {
 namespace dm_control {
 
 // numpy's float64 add.reduce of a contiguous 1-D array: 0 plus the pairwise
-// sum (envs/common/numpy_loops.h).
+// sum (refkit/numpy/loops.h).
 inline double NumpySum(const double* a, int n) {
   return 0.0 + PairwiseSum(a, n);
 }

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "envs/common/numpy_loops.h"
+#include "refkit/numpy/loops.h"
 
 namespace envpool_lite {
 namespace dm_control {

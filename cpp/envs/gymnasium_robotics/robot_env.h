@@ -1,6 +1,6 @@
 // The plumbing of gymnasium-robotics 1.4.2's MuJoCo envs, shared by the
 // family's tasks: the libmujoco of the installed mujoco package
-// (envs/common/mujoco_api.h), numpy's generator, BLAS and math loops, the
+// (refkit/mujoco/api.h), numpy's generator, BLAS and math loops, the
 // goal-conditioned dict observation, and the helpers of
 // gymnasium_robotics/utils/mujoco_utils.py, each computing what numpy
 // computes there (a Jacobian times qvel is numpy's matmul, i.e. its BLAS's
@@ -26,10 +26,10 @@
 #include <vector>
 
 #include "core/env.h"
-#include "core/np_random.h"
-#include "envs/common/mujoco_api.h"
-#include "envs/common/numpy_blas.h"
-#include "envs/common/numpy_loops.h"
+#include "refkit/mujoco/api.h"
+#include "refkit/numpy/blas.h"
+#include "refkit/numpy/loops.h"
+#include "refkit/numpy/random.h"
 
 namespace envpool_lite {
 namespace gymnasium_robotics {

@@ -21,7 +21,6 @@
 
 #include "core/config.h"
 #include "core/env.h"
-#include "core/np_random.h"
 #include "envs/highway/action.h"
 #include "envs/highway/behavior.h"
 #include "envs/highway/controller.h"
@@ -30,6 +29,7 @@
 #include "envs/highway/observation.h"
 #include "envs/highway/road.h"
 #include "envs/highway/utils.h"
+#include "refkit/numpy/random.h"
 
 namespace envpool_lite::highway {
 

@@ -47,8 +47,6 @@
 #include <utility>
 #include <vector>
 
-#include "envs/common/pygame_draw.h"
-#include "envs/common/pygame_math.h"
 #include "envs/highway/behavior.h"
 #include "envs/highway/controller.h"
 #include "envs/highway/dynamics.h"
@@ -57,6 +55,8 @@
 #include "envs/highway/objects.h"
 #include "envs/highway/road.h"
 #include "envs/highway/utils.h"
+#include "refkit/pygame/draw.h"
+#include "refkit/pygame/math.h"
 
 // NEEDS from kinematics.h (optional): `vehicle.color`, the attribute that
 // ParkingEnv sets on its controlled vehicles (`vehicle.color =

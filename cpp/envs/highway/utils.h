@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "core/config.h"
-#include "core/np_random.h"
-#include "envs/classic_control/numpy_math.h"
-#include "envs/common/numpy_blas.h"
-#include "envs/common/numpy_loops.h"
+#include "refkit/numpy/blas.h"
+#include "refkit/numpy/loops.h"
+#include "refkit/numpy/math.h"
+#include "refkit/numpy/random.h"
 
 // numpy's Generator.standard_normal (the ziggurat), from libnpyrandom.a.
 extern "C" double random_standard_normal(bitgen_t* bitgen_state);

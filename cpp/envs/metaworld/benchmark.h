@@ -29,9 +29,9 @@
 #include <vector>
 
 #include "core/env.h"
-#include "core/np_random_state.h"
-#include "envs/common/numpy_blas.h"
 #include "envs/metaworld/sawyer_env.h"
+#include "refkit/numpy/blas.h"
+#include "refkit/numpy/random_state.h"
 
 namespace envpool_lite {
 namespace metaworld {

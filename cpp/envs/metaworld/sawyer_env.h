@@ -33,12 +33,12 @@
 #include <vector>
 
 #include "core/env.h"
-#include "core/np_random.h"
-#include "core/np_random_state.h"
-#include "envs/common/mujoco_api.h"
-#include "envs/common/mujoco_render.h"
-#include "envs/common/numpy_blas.h"
-#include "envs/common/numpy_loops.h"
+#include "refkit/mujoco/api.h"
+#include "refkit/mujoco/render.h"
+#include "refkit/numpy/blas.h"
+#include "refkit/numpy/loops.h"
+#include "refkit/numpy/random.h"
+#include "refkit/numpy/random_state.h"
 
 namespace envpool_lite {
 namespace metaworld {

@@ -3,7 +3,7 @@
 // the agent's partial view and its encoding, the reward
 // 1 - 0.9 * step_count / max_steps, and the random draws of level
 // generation (_rand_int, place_obj, ...), from the env's np_random
-// (numpy's Generator(PCG64(seed)), core/np_random.h) in minigrid's order.
+// (numpy's Generator(PCG64(seed)), refkit/numpy/random.h) in minigrid's order.
 //
 // A task derives from it and writes GenGrid(), its _gen_grid.
 #pragma once
@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "core/env.h"
-#include "core/np_random.h"
 #include "core/registry.h"
 #include "envs/minigrid/render.h"
 #include "envs/minigrid/world.h"
+#include "refkit/numpy/random.h"
 
 namespace envpool_lite {
 namespace minigrid {

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/np_random.h"
+#include "refkit/numpy/random.h"
 
 namespace envpool_lite {
 namespace minigrid {

@@ -10,7 +10,7 @@
 // cfrc_ext stayed zero).
 //
 // The MuJoCo library (the installed `mujoco` wheel's libmujoco.so, loaded at
-// run time) comes from envs/common/mujoco_api.h, shared with dm_control.
+// run time) comes from refkit/mujoco/api.h, shared with dm_control.
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -28,10 +28,10 @@
 #include <vector>
 
 #include "core/env.h"
-#include "core/np_random.h"
-#include "envs/common/mujoco_api.h"
-#include "envs/common/numpy_blas.h"
-#include "envs/common/numpy_loops.h"
+#include "refkit/mujoco/api.h"
+#include "refkit/numpy/blas.h"
+#include "refkit/numpy/loops.h"
+#include "refkit/numpy/random.h"
 
 // numpy's Generator.standard_normal (its ziggurat), from numpy's own random C
 // library (numpy/random/lib/libnpyrandom.a), so that the draws are numpy's by
@@ -66,7 +66,7 @@ inline ModelSizes ReadModelSizes(const Config& config) {
   return s;
 }
 
-// numpy's pairwise summation (envs/common/numpy_loops.h).
+// numpy's pairwise summation (refkit/numpy/loops.h).
 using envpool_lite::PairwiseSum;
 
 // np.sum(np.square(a)).
@@ -328,7 +328,7 @@ class MujocoEnv : public Env {
   const Api& api_;
   ModelPtr model_;
   DataPtr data_;
-  const NumpyBlas& blas_;  // numpy's ddot (envs/common/numpy_blas.h)
+  const NumpyBlas& blas_;  // numpy's ddot (refkit/numpy/blas.h)
   int frame_skip_;
   bool reads_cfrc_ext_ = true;  // the task reads cfrc_ext (see DoSimulation)
   NumpyRandom rng_;

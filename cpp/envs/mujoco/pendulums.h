@@ -6,8 +6,8 @@
 #include <cmath>
 #include <string>
 
-#include "envs/classic_control/numpy_math.h"
 #include "envs/mujoco/mujoco_env.h"
+#include "refkit/numpy/math.h"
 
 namespace envpool_lite {
 

@@ -40,7 +40,7 @@
 #include <vector>
 
 #include "core/config.h"
-#include "core/jax_random.h"
+#include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
 

@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "core/config.h"
-#include "core/jax_random.h"
+#include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
 namespace chess {

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "core/config.h"
-#include "core/jax_random.h"
 #include "envs/pgx/minatar_utils.h"
+#include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
 

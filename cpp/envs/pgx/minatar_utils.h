@@ -26,7 +26,7 @@
 #include <limits>
 
 #include "core/config.h"
-#include "core/jax_random.h"
+#include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx::minatar {
 
@@ -88,7 +88,7 @@ inline int32_t StickyAction(jax_random::Key key, float sticky_action_prob,
   return jax_random::Uniform(key) < sticky_action_prob ? last_action : action;
 }
 
-// jax.random.split(key, n)[i] without building all n keys (jax_random.h:
+// jax.random.split(key, n)[i] without building all n keys (refkit/jax/random.h:
 // key i of a split is Threefry2x32(key, hi(i), lo(i))).
 inline jax_random::Key SplitAt(jax_random::Key key, uint64_t i) {
   return jax_random::ThreefryAt(key, i);

@@ -38,7 +38,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "core/jax_random.h"
+#include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "core/np_random.h"
+#include "refkit/numpy/random.h"
 
 namespace envpool_lite {
 

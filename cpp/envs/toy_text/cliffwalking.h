@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "core/env.h"
-#include "core/np_random.h"
 #include "envs/toy_text/common.h"
+#include "refkit/numpy/random.h"
 
 namespace envpool_lite {
 

@@ -10,7 +10,7 @@
 
 #include "core/array_spec.h"
 #include "core/env.h"
-#include "core/np_random.h"
+#include "refkit/numpy/random.h"
 
 namespace envpool_lite {
 namespace toy_text {

@@ -16,7 +16,7 @@
 //                         one-player deathmatch, "-host 1 -deathmatch ...")
 //   img_height, img_width observation size (84 x 84), area-averaged from the
 //                         scenario's screen resolution (exactly as cv2's
-//                         INTER_AREA; see envs/common/image.h)
+//                         INTER_AREA; see refkit/cv2/image.h)
 //   stack_num (4)         frames stacked, oldest first: obs is uint8
 //                         (stack_num * channels, img_height, img_width), each
 //                         frame's planes consecutive (R, G, B or one gray)
@@ -126,8 +126,8 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/common/image.h"
 #include "envs/vizdoom/engine_process.h"
+#include "refkit/cv2/image.h"
 
 namespace envpool_lite {
 

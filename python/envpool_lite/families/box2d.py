@@ -3,7 +3,7 @@ BipedalWalker and CarRacing, with EnvPool's ids, on the Box2D 2.3 C++ that
 gymnasium's box2d wheel runs (built from box2d-py's source distribution,
 third_party/box2d.cmake). Every picture is drawn in C++, in the worker
 thread, reproducing pygame-ce's drawing arithmetic
-(cpp/envs/common/pygame_draw.h).
+(cpp/refkit/pygame/draw.h).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 // numpy's random_interval(max) (numpy/random/src/distributions): a value in
 // [0, max] by masked rejection, the smallest all-ones mask covering max,
 // drawing until one fits: 32-bit outputs while max fits them, else 64-bit
-// ones. Shared by Generator (np_random.h: shuffle) and the legacy
-// RandomState (np_random_state.h: randint, choice, shuffle); each passes its
-// own bit generator (NextUint32 / NextUint64).
+// ones. Shared by Generator (refkit/numpy/random.h: shuffle) and the legacy
+// RandomState (refkit/numpy/random_state.h: randint, choice, shuffle); each
+// passes its own bit generator (NextUint32 / NextUint64).
 #pragma once
 
 #include <cstdint>

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <random>
 
-#include "core/masked_interval.h"
+#include "refkit/numpy/masked_interval.h"
 
 namespace envpool_lite {
 

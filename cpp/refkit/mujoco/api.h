@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "envs/common/shared_library.h"
+#include "refkit/shared_library.h"
 
 namespace envpool_lite {
 namespace mujoco {

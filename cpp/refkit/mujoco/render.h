@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "envs/common/mujoco_api.h"
+#include "refkit/mujoco/api.h"
 
 namespace envpool_lite {
 namespace mujoco {

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/masked_interval.h"
+#include "refkit/numpy/masked_interval.h"
 
 namespace envpool_lite {
 
