@@ -13,6 +13,7 @@
 #include "bindings/options.h"
 #include "bindings/specs.h"
 #include "core/registry.h"
+#include "envs/registration.h"
 
 namespace envpool_lite {
 

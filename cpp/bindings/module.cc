@@ -31,6 +31,7 @@
 #include "bindings/xla_pools.h"
 #include "core/env_pool.h"
 #include "core/registry.h"
+#include "envs/registration.h"
 
 namespace py = pybind11;
 

@@ -21,6 +21,7 @@
 #include "bindings/xla_pools.h"
 #include "core/env_pool.h"
 #include "core/registry.h"
+#include "envs/registration.h"
 
 namespace envpool_lite {
 

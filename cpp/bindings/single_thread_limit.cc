@@ -15,6 +15,7 @@
 #include "bindings/options.h"
 #include "core/env_pool.h"
 #include "core/registry.h"
+#include "envs/registration.h"
 
 namespace envpool_lite {
 

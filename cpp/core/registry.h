@@ -2,8 +2,10 @@
 // and the family the task belongs to. Each family lists its tasks in its own
 // cpp/envs/<family>/registration.cc (a function Register<Family>(Registry&));
 // cpp/envs/registration.cc calls each family's function through AddFamily,
-// which stamps the family's name on every task it adds. Python reads the
-// family of a task (_core.task_family) to find the family's module,
+// which stamps the family's name on every task it adds, and holds the one
+// registry of every task built (GlobalRegistry(), cpp/envs/registration.h:
+// the engine knows no family). Python reads the family of a task
+// (_core.task_family) to find the family's module,
 // python/envpool_lite/families/<family>.py.
 // Registering an env class E needs three static members:
 //   static Config DefaultConfig();                 // every option, defaulted
@@ -101,17 +103,5 @@ class Registry {
   std::map<std::string, EnvDescriptor> envs_;
   std::string family_;  // the family being registered (AddFamily)
 };
-
-// Defined in cpp/envs/registration.cc: one line per family.
-void RegisterAllEnvs(Registry& registry);
-
-inline const Registry& GlobalRegistry() {
-  static const Registry registry = [] {
-    Registry r;
-    RegisterAllEnvs(r);
-    return r;
-  }();
-  return registry;
-}
 
 }  // namespace envpool_lite

@@ -3,6 +3,8 @@
 // name of its Python module (python/envpool_lite/families/<family>.py).
 // Families built from an upstream library that was missing at build time
 // (see CMakeLists.txt) are left out.
+#include "envs/registration.h"
+
 #include "core/registry.h"
 
 namespace envpool_lite {
@@ -21,6 +23,8 @@ void RegisterProcgen(Registry& registry);
 void RegisterTesting(Registry& registry);
 void RegisterToyText(Registry& registry);
 void RegisterVizdoom(Registry& registry);
+
+namespace {
 
 void RegisterAllEnvs(Registry& registry) {
   registry.AddFamily("classic_control", RegisterClassicControl);
@@ -52,6 +56,17 @@ void RegisterAllEnvs(Registry& registry) {
 #ifdef ENVPOOL_LITE_VIZDOOM
   registry.AddFamily("vizdoom", RegisterVizdoom);
 #endif
+}
+
+}  // namespace
+
+const Registry& GlobalRegistry() {
+  static const Registry registry = [] {
+    Registry r;
+    RegisterAllEnvs(r);
+    return r;
+  }();
+  return registry;
 }
 
 }  // namespace envpool_lite
