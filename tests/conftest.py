@@ -12,10 +12,10 @@ import envpool_lite
 # MUJOCO_GL): the reference renders of the dm_control tests draw with the
 # headless backend envpool_lite finds (EGL or OSMesa), as its envs do.
 if "MUJOCO_GL" not in os.environ:
-    from envpool_lite.families import mujoco as _mujoco_family
+    from envpool_lite.refkit import mujoco_lib as _mujoco_lib
 
     try:
-        _mujoco_family.gl_backend("the tests")
+        _mujoco_lib.gl_backend("the tests")
     except RuntimeError:
         pass  # no headless OpenGL here: the rendering tests say so
 

@@ -112,7 +112,7 @@ def test_pictures_equal_reference(task_id):
     """The door's position and the pen's target change the model at each
     reset; the pictures (gymnasium-robotics' renderer fed the pool's state)
     equal the reference's, through a reset."""
-    from envpool_lite.families import mujoco as mj
+    from envpool_lite.refkit import mujoco_lib as mj
 
     try:
         mj.gl_backend("test")

@@ -245,7 +245,7 @@ def test_aligned_beyond_bounds():
 
 
 def _gl_available() -> bool:
-    from envpool_lite.families import mujoco as mj
+    from envpool_lite.refkit import mujoco_lib as mj
 
     try:
         mj.gl_backend("test")

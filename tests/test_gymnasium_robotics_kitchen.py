@@ -288,7 +288,7 @@ def test_bad_input():
 
 
 def test_pictures_equal_reference():
-    from envpool_lite.families import mujoco as mj
+    from envpool_lite.refkit import mujoco_lib as mj
 
     try:
         mj.gl_backend("test")

@@ -180,9 +180,9 @@ def test_ant_options(task_id, options):
 
 
 def test_ant_v5_xml_file():
-    from envpool_lite.families import mujoco as mujoco_family
+    from envpool_lite.refkit import mujoco_lib
 
-    path = mujoco_family.assets_dir() + "/ant.xml"
+    path = mujoco_lib.gymnasium_models_dir() + "/ant.xml"
     run_aligned("AntMaze_UMaze-v5", 8, num_envs=2, max_episode_steps=4, xml_file=path)
     with pytest.raises(FileNotFoundError, match="xml_file"):
         envpool_lite.make("AntMaze_UMaze-v5", xml_file="/nonexistent/ant.xml")

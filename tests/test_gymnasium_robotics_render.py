@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import envpool_lite
-from envpool_lite.families import mujoco as mj
+from envpool_lite.refkit import mujoco_lib as mj
 
 pytest.importorskip("gymnasium_robotics")
 from gr_alignment import reference_env  # noqa: E402

@@ -171,9 +171,8 @@ inline ModelPtr LoadModelFromString(const Api& api, const std::string& xml,
 // MujocoRenderer draws from (mjv_updateScene reads these kinematics as the
 // last step left them) in this order, then, with `full`, what a render
 // callback running mj_forward needs to recompute them (qpos, qvel, the mocap
-// bodies, ctrl; gymnasium-robotics' Fetch and Shadow Hand). Python's
-// renderers (families/mujoco.py, families/gymnasium_robotics.py) read the
-// same layout.
+// bodies, ctrl; gymnasium-robotics' Fetch and Shadow Hand). Python reads
+// the same layout (envpool_lite/refkit/mujoco_lib.py's RENDER_FIELDS).
 inline std::vector<double> RenderStateOf(const mjModel* m, const mjData* d,
                                          bool full) {
   std::vector<double> out;

@@ -9,7 +9,7 @@
 // machine (measured here, AVX-512: plain C++ differs from numpy's dgemv in
 // 70% of random 3x3 products). The envs call the same functions, from the
 // library numpy loaded, whose path Python passes in the "numpy_blas" option
-// (envpool_lite.families.mujoco.numpy_blas_path). Without one (""), they sum
+// (envpool_lite.refkit.numpy_blas.path). Without one (""), they sum
 // plain products in order, which is numpy's where the kernels have no FMA.
 #pragma once
 

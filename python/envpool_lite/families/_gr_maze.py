@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from envpool_lite.refkit import mujoco_lib
+
 if TYPE_CHECKING:
     from envpool_lite.families.gymnasium_robotics import GoalFunctions
     from envpool_lite.spec import EnvSpec
@@ -110,11 +112,9 @@ def _agent(task_id: str, config: Mapping[str, Any]) -> tuple[str, tuple[int, flo
         from envpool_lite.families.gymnasium_robotics import model_path
 
         return model_path(task_id, "point/point.xml"), _POINT
-    from envpool_lite.families import mujoco as mujoco_family
-
     xml_file = config.get("xml_file") or ""  # AntMaze-v5's; "": gymnasium's ant.xml
     if not xml_file:
-        return os.path.join(mujoco_family.assets_dir(), "ant.xml"), _ANT
+        return os.path.join(mujoco_lib.gymnasium_models_dir(), "ant.xml"), _ANT
     if not os.path.exists(xml_file):
         raise FileNotFoundError(f"{task_id}: option 'xml_file': {xml_file} does not exist")
     return os.path.abspath(xml_file), _ANT

@@ -22,9 +22,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from envpool_lite import _numpy_loops
 from envpool_lite.families import Family
-from envpool_lite.families import mujoco as mujoco_family
+from envpool_lite.refkit import mujoco_lib, numpy_blas, numpy_loops
 
 DM_CONTROL_VERSION = "1.0.50"
 _TASK_KWARGS = ("time_limit", "random")
@@ -132,13 +131,13 @@ class DmControl(Family):
         # it first draws.
         backend = os.environ.get("MUJOCO_GL", "").lower()
         if not backend and config.get("from_pixels"):
-            backend = mujoco_family.gl_backend(task_id)
+            backend = mujoco_lib.gl_backend(task_id)
         xml, names, data = model_and_assets(internal["domain_name"], internal["task_name"])
         return {
             **internal,
-            "mujoco_lib": mujoco_family.library_path(task_id),
-            "numpy_blas": mujoco_family.numpy_blas_path(),
-            "numpy_loops": _numpy_loops.all_loops(),
+            "mujoco_lib": mujoco_lib.library_path(task_id),
+            "numpy_blas": numpy_blas.path(),
+            "numpy_loops": numpy_loops.all_loops(),
             "model_xml": xml,
             "model_asset_names": list(names),
             "model_asset_data": list(data),

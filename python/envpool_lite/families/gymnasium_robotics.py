@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from envpool_lite import _numpy_loops
+from envpool_lite import refkit
 from envpool_lite.families import Family, _gr_maze
-from envpool_lite.families import mujoco as mujoco_family
+from envpool_lite.refkit import mujoco_lib, numpy_blas, numpy_loops
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
@@ -27,7 +27,7 @@ _T = TypeVar("_T")
 
 def package_dir() -> str:
     """The installed gymnasium_robotics package."""
-    root = mujoco_family._package_dir("gymnasium_robotics")
+    root = refkit.package_dir("gymnasium_robotics")
     if root is None:
         raise ImportError("the gymnasium_robotics tasks need gymnasium-robotics: pip install 'envpool_lite[gymnasium_robotics]'")
     return root
@@ -209,7 +209,7 @@ def patch_reference() -> None:
 # MuJoCo's scene is built from, then qpos, qvel and the mocap bodies (a task
 # whose render() runs mj_forward, as Fetch's _render_callback does, computes
 # the same kinematics from them), then the goal the task shows.
-_KINEMATICS = mujoco_family._RENDER_FIELDS
+_KINEMATICS = mujoco_lib.RENDER_FIELDS
 
 # The reference's constructor arguments of a task from its options (the
 # maze's map, say, in the reference's own form), by the start of its id.
@@ -234,7 +234,7 @@ class RobotRenderer:
     make()'s render_width x render_height, default 480 x 480)."""
 
     def __init__(self, spec: EnvSpec):
-        mujoco_family.gl_backend(spec.task_id)
+        mujoco_lib.gl_backend(spec.task_id)
         import gymnasium
         import gymnasium_robotics
 
@@ -317,7 +317,7 @@ class GymnasiumRobotics(Family):
         return kwargs if resolve is None else resolve(task_id, kwargs)
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
-        internal = {**internal, "mujoco_lib": mujoco_family.library_path(task_id), "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
+        internal = {**internal, "mujoco_lib": mujoco_lib.library_path(task_id), "numpy_blas": numpy_blas.path(), "numpy_loops": numpy_loops.all_loops()}
         fill = _of_kind(_FILL, task_id)
         if fill is not None:
             return fill(task_id, config, internal)
@@ -325,7 +325,7 @@ class GymnasiumRobotics(Family):
         return internal
 
     def check_render(self, spec: EnvSpec) -> None:
-        mujoco_family.gl_backend(spec.task_id)  # a clear error now if MuJoCo cannot render here
+        mujoco_lib.gl_backend(spec.task_id)  # a clear error now if MuJoCo cannot render here
 
     def make_renderer(self, spec: EnvSpec) -> RobotRenderer:
         return RobotRenderer(spec)

@@ -32,9 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envpool_lite import _numpy_loops
 from envpool_lite.families import Family, Players
-from envpool_lite.families import mujoco as mujoco_family
+from envpool_lite.refkit import numpy_blas, numpy_loops
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
@@ -224,7 +223,7 @@ class Highway(Family):
         return out
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
-        return {**internal, "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
+        return {**internal, "numpy_blas": numpy_blas.path(), "numpy_loops": numpy_loops.all_loops()}
 
     def players(self, spec: EnvSpec) -> Players | None:
         """The multi-agent tasks (a MultiAgentObservation and a

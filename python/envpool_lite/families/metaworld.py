@@ -18,9 +18,9 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from envpool_lite import _core, _numpy_loops
+from envpool_lite import _core
 from envpool_lite.families import Family
-from envpool_lite.families import mujoco as mujoco_family
+from envpool_lite.refkit import numpy_blas, numpy_loops
 
 if TYPE_CHECKING:
     pass
@@ -88,7 +88,7 @@ class Metaworld(Family):
             paths["mujoco_model"] = model = os.path.join(assets, internal["mujoco_model"])
             if not os.path.exists(model):
                 raise FileNotFoundError(f"{task_id}: model file {model} does not exist (metaworld=={METAWORLD_VERSION} has it)")
-        return {**internal, **paths, "mujoco_lib": library_path(task_id), "numpy_blas": mujoco_family.numpy_blas_path(), "numpy_loops": _numpy_loops.all_loops()}
+        return {**internal, **paths, "mujoco_lib": library_path(task_id), "numpy_blas": numpy_blas.path(), "numpy_loops": numpy_loops.all_loops()}
 
 
 family = Metaworld()

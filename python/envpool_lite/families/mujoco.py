@@ -8,35 +8,18 @@ made for, which the C++ envs load at make())."""
 from __future__ import annotations
 
 import contextlib
-import glob
-import importlib.metadata
-import importlib.util
 import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envpool_lite import _core
 from envpool_lite.families import Family
+from envpool_lite.refkit import numpy_blas
+from envpool_lite.refkit.mujoco_lib import RENDER_FIELDS, gl_backend, gymnasium_models_dir, library_path
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
-
-
-def _package_dir(name: str) -> str | None:
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return list(spec.submodule_search_locations)[0]
-
-
-def assets_dir() -> str:
-    """gymnasium's MuJoCo models."""
-    root = _package_dir("gymnasium")
-    if root is None:
-        raise FileNotFoundError("the MuJoCo tasks read their models from the gymnasium package, which is not installed")
-    return os.path.join(root, "envs", "mujoco", "assets")
 
 
 def model_path(task_id: str, xml_file: str) -> str:
@@ -47,7 +30,7 @@ def model_path(task_id: str, xml_file: str) -> str:
     elif xml_file.startswith("~"):
         path = os.path.expanduser(xml_file)
     else:
-        path = os.path.join(assets_dir(), xml_file)
+        path = os.path.join(gymnasium_models_dir(), xml_file)
     if not os.path.exists(path):
         raise FileNotFoundError(f"{task_id}: model file {path} does not exist")
     return os.path.abspath(path)
@@ -60,90 +43,12 @@ def gymnasium_id(task_id: str) -> str:
     return f"{name}-v4" if version in ("v2", "v3") else task_id
 
 
-def library_path(task_id: str) -> str:
-    """The installed mujoco package's libmujoco, after checking that its
-    version is the one this build of envpool_lite was made for."""
-    needed = _core.MUJOCO_VERSION
-    if not needed:
-        raise ImportError(f"{task_id}: this build of envpool_lite has no MuJoCo envs (mujoco was not installed when it was built); pip install the mujoco version pyproject.toml pins, then rebuild")
-    try:
-        installed = importlib.metadata.version("mujoco")
-    except importlib.metadata.PackageNotFoundError:
-        installed = None
-    root = _package_dir("mujoco")
-    if installed is None or root is None:
-        raise ImportError(f"{task_id} needs the mujoco package, version {needed} (pip install mujoco=={needed})")
-    if installed != needed:
-        raise ImportError(f"{task_id} needs mujoco=={needed} (the version envpool_lite was built for), but mujoco {installed} is installed (pip install mujoco=={needed})")
-    libs = sorted(glob.glob(os.path.join(root, f"libmujoco.so.{needed}"))) or sorted(glob.glob(os.path.join(root, "libmujoco.so*")))
-    if not libs:
-        raise ImportError(f"{task_id}: no libmujoco in the mujoco package at {root} (reinstall mujoco=={needed})")
-    return libs[0]
-
-
 # --- rendering ----------------------------------------------------------------
 # render_mode="rgb_array": each env's picture is drawn by gymnasium's own
 # MuJoCo renderer (MuJoCo's OpenGL renderer, headless), from the kinematics
 # the pool's env hands over (``_core.EnvPool.render_state``, see
 # MujocoEnv::RenderState), written into a gymnasium env of the same task, so a
 # frame is the one gymnasium's render() draws for the same state.
-# The fields of a render state, in order, with their size per element.
-_RENDER_FIELDS = (
-    ("xpos", "nbody", 3), ("xmat", "nbody", 9), ("subtree_com", "nbody", 3),
-    ("geom_xpos", "ngeom", 3), ("geom_xmat", "ngeom", 9),
-    ("site_xpos", "nsite", 3), ("site_xmat", "nsite", 9),
-    ("cam_xpos", "ncam", 3), ("cam_xmat", "ncam", 9),
-    ("light_xpos", "nlight", 3), ("light_xdir", "nlight", 3),
-)  # fmt: skip
-_HEADLESS_BACKENDS = ("egl", "osmesa")
-_backend: str | None = None
-_backend_errors: dict[str, str] = {}
-
-_PROBE = """
-import os, sys
-os.environ["MUJOCO_GL"] = sys.argv[1]
-import mujoco
-ctx = mujoco.GLContext(8, 8)
-ctx.make_current()
-ctx.free()
-"""
-
-
-def gl_backend(task_id: str) -> str:
-    """The headless OpenGL backend MuJoCo renders with: MUJOCO_GL when set,
-    else the first of EGL and OSMesa that can make a context (each tried in
-    a subprocess, once per process: a failed try can leave PyOpenGL unusable
-    for the next one). Raises RuntimeError naming both when neither works."""
-    global _backend
-    if _backend is not None:
-        return _backend
-    chosen = os.environ.get("MUJOCO_GL", "").lower()
-    if chosen:
-        _backend = chosen
-        return chosen
-    import subprocess
-    import sys
-
-    for name in _HEADLESS_BACKENDS:
-        try:
-            probe = subprocess.run([sys.executable, "-c", _PROBE, name], capture_output=True, text=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired) as e:
-            _backend_errors[name] = type(e).__name__
-            continue
-        if probe.returncode == 0:
-            os.environ["MUJOCO_GL"] = name  # read by gymnasium's renderer (and mujoco's import)
-            _backend = name
-            return name
-        lines = [line for line in probe.stderr.strip().splitlines() if line.strip()]
-        _backend_errors[name] = lines[-1].strip() if lines else f"exit status {probe.returncode}"
-    tried = "; ".join(f"{k}: {v}" for k, v in _backend_errors.items())
-    raise RuntimeError(
-        f"{task_id}: rendering a MuJoCo task needs a headless OpenGL backend for MuJoCo's renderer (EGL or OSMesa), "
-        f"and none is available here ({tried}). Install one (on Debian: apt-get install libosmesa6, or libegl1 with a GPU driver), "
-        "or set MUJOCO_GL to a backend that works; the MuJoCo tasks themselves run without it."
-    )
-
-
 class MujocoRenderer:
     """Draws states of one MuJoCo task with gymnasium's renderer: its
     default camera and size (480 x 480), or make()'s render_width,
@@ -172,7 +77,7 @@ class MujocoRenderer:
             self._env.close()
             raise ValueError(f"render_camera_id must be -1 (the default view) or one of {task_id}'s {model.ncam} cameras (0 to {model.ncam - 1}), got {config['render_camera_id']}")
         self._slices, start = [], 0
-        for name, count, width in _RENDER_FIELDS:
+        for name, count, width in RENDER_FIELDS:
             n = getattr(model, count) * width
             self._slices.append((name, slice(start, start + n)))
             start += n
@@ -227,26 +132,6 @@ def _pusher_v4_allowed():
         mujoco.__version__ = version
 
 
-def numpy_blas_path() -> str:
-    """The BLAS library numpy computes its dot products with (its wheel's
-    bundled OpenBLAS), as loaded in this process, or "" when none can be
-    found (then the envs' norms sum plain products: see Norm in
-    cpp/envs/mujoco/mujoco_env.h for why numpy's own ddot is used)."""
-    import numpy  # loads numpy's BLAS
-
-    try:
-        with open("/proc/self/maps") as f:
-            paths = {line.split(None, 5)[5].strip() for line in f if len(line.split(None, 5)) == 6}
-    except OSError:
-        return ""
-    blas = sorted(p for p in paths if "blas" in os.path.basename(p).lower() and ".so" in os.path.basename(p))
-    # Other packages bring their own BLAS (scipy's wheels: a 32-bit-int
-    # OpenBLAS): numpy's is the one inside numpy's install (numpy.libs).
-    site = os.path.dirname(os.path.dirname(os.path.abspath(numpy.__file__)))
-    own = [p for p in blas if os.path.basename(os.path.dirname(p)).startswith("numpy") and os.path.dirname(os.path.dirname(p)) == site]
-    return (own or blas or [""])[0]
-
-
 class Mujoco(Family):
     # The model file (from xml_file where the task takes one, else the
     # registration's), the MuJoCo library and numpy's BLAS, found here.
@@ -259,7 +144,7 @@ class Mujoco(Family):
         xml_file = config.get("xml_file", internal["mujoco_model"])
         if not isinstance(xml_file, str) or not xml_file:
             raise TypeError(f"option 'xml_file' must be a non-empty str, got {xml_file!r}")
-        return {**internal, "mujoco_lib": library_path(task_id), "mujoco_model": model_path(task_id, xml_file), "numpy_blas": numpy_blas_path()}
+        return {**internal, "mujoco_lib": library_path(task_id), "mujoco_model": model_path(task_id, xml_file), "numpy_blas": numpy_blas.path()}
 
     def check_render(self, spec: EnvSpec) -> None:
         gl_backend(spec.task_id)  # a clear error now if MuJoCo cannot render here
