@@ -15,7 +15,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from envpool_lite import _core, families
+from envpool_lite import _core, families, refkit
 
 # Options every task accepts (the pool's own), with their defaults.
 POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
@@ -467,8 +467,9 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     family.check_installed(task_id)
     all_defaults = _core.task_defaults(task_id)
     kinds = _core.task_option_types(task_id)
-    env_defaults = {k: v for k, v in all_defaults.items() if k not in family.internal_options}
-    internal = {k: v for k, v in all_defaults.items() if k in family.internal_options}
+    hidden = family.internal_options | family.needs
+    env_defaults = {k: v for k, v in all_defaults.items() if k not in hidden}
+    internal = {k: v for k, v in all_defaults.items() if k in hidden}
     kwargs = family.resolve_options(task_id, env_defaults, dict(kwargs))
     valid = {**POOL_DEFAULTS, **RENDER_DEFAULTS, **env_defaults}
     unknown = sorted(set(kwargs) - set(valid))
@@ -515,5 +516,5 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         if config["max_episode_steps"] < lowest:
             raise ValueError(f"max_episode_steps must be >= {lowest}" + (" (0: the task's own limit)" if lowest == 0 else "") + f", got {config['max_episode_steps']}")
     seeds_for(config["seed"], range(num_envs), num_envs)  # validates
-    internal = family.fill_internal(task_id, config, internal)
+    internal = family.fill_internal(task_id, config, {**internal, **refkit.fill(family.needs, task_id)})
     return EnvSpec(task_id, config, internal)

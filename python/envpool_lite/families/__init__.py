@@ -46,6 +46,12 @@ class Family:
     #: accepted from make(), listed in errors, or shown in ``config``.
     internal_options: frozenset[str] = frozenset()
 
+    #: What the family's envs take from the reference libraries installed
+    #: here, by option name (envpool_lite.refkit.NEEDS: "numpy_blas",
+    #: "numpy_loops", "mujoco_lib"): make() fills these internal options
+    #: before :meth:`fill_internal`.
+    needs: frozenset[str] = frozenset()
+
     #: Options of a list type whose length is the user's (highway-env's
     #: feature lists): not held to the length of their default.
     free_length_options: frozenset[str] = frozenset()

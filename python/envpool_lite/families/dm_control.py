@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from envpool_lite.families import Family
-from envpool_lite.refkit import mujoco_lib, numpy_blas, numpy_loops
+from envpool_lite.refkit import mujoco_lib
 
 DM_CONTROL_VERSION = "1.0.50"
 _TASK_KWARGS = ("time_limit", "random")
@@ -73,7 +73,8 @@ class DmControl(Family):
     # Found here: the task's names in dm_control, the MuJoCo library,
     # numpy's BLAS and math loops, and the model. report_reset_state: the
     # envpool module's hook, EnvPool's reset-state fields (qpos0, ...).
-    internal_options = frozenset({"domain_name", "task_name", "mujoco_lib", "numpy_blas", "numpy_loops", "model_xml", "model_asset_names", "model_asset_data", "gl_backend", "report_reset_state"})
+    internal_options = frozenset({"domain_name", "task_name", "model_xml", "model_asset_names", "model_asset_data", "gl_backend", "report_reset_state"})
+    needs = frozenset({"mujoco_lib", "numpy_blas", "numpy_loops"})
     extra = "dm_control"
     requires = {"mujoco": "mujoco", "dm_control": "dm_control"}  # the physics library; the suite's models
 
@@ -135,9 +136,6 @@ class DmControl(Family):
         xml, names, data = model_and_assets(internal["domain_name"], internal["task_name"])
         return {
             **internal,
-            "mujoco_lib": mujoco_lib.library_path(task_id),
-            "numpy_blas": numpy_blas.path(),
-            "numpy_loops": numpy_loops.all_loops(),
             "model_xml": xml,
             "model_asset_names": list(names),
             "model_asset_data": list(data),

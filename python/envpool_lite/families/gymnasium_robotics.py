@@ -17,7 +17,7 @@ import numpy as np
 
 from envpool_lite import refkit
 from envpool_lite.families import Family, _gr_maze
-from envpool_lite.refkit import mujoco_lib, numpy_blas, numpy_loops
+from envpool_lite.refkit import mujoco_lib
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
@@ -308,7 +308,8 @@ class RobotRenderer:
 class GymnasiumRobotics(Family):
     # report_reset_state: the mujoco family's hook for the envpool module,
     # which AntMaze's Ant (cpp/envs/mujoco/ant.h) carries; off here.
-    internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas", "numpy_loops", "report_reset_state"})
+    internal_options = frozenset({"mujoco_model", "report_reset_state"})
+    needs = frozenset({"mujoco_lib", "numpy_blas", "numpy_loops"})
     extra = "gymnasium_robotics"
     requires = {"gymnasium_robotics": "gymnasium-robotics", "mujoco": "mujoco"}
 
@@ -317,7 +318,6 @@ class GymnasiumRobotics(Family):
         return kwargs if resolve is None else resolve(task_id, kwargs)
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
-        internal = {**internal, "mujoco_lib": mujoco_lib.library_path(task_id), "numpy_blas": numpy_blas.path(), "numpy_loops": numpy_loops.all_loops()}
         fill = _of_kind(_FILL, task_id)
         if fill is not None:
             return fill(task_id, config, internal)

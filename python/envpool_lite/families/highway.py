@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envpool_lite.families import Family, Players
-from envpool_lite.refkit import numpy_blas, numpy_loops
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
@@ -195,7 +194,7 @@ def parking_compute_reward(reward_weights: Any) -> Callable[..., Any]:
 
 
 class Highway(Family):
-    internal_options = frozenset({"numpy_blas", "numpy_loops"})
+    needs = frozenset({"numpy_blas", "numpy_loops"})
     # The lists whose length is the user's: not held to their default's.
     free_length_options = frozenset({"observation.scales", "observation.observation_config.scales", "action.target_speeds", "action.action_config.target_speeds", "reward_weights"})
 
@@ -221,9 +220,6 @@ class Highway(Family):
             else:
                 out[name] = _typed(name, value)
         return out
-
-    def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
-        return {**internal, "numpy_blas": numpy_blas.path(), "numpy_loops": numpy_loops.all_loops()}
 
     def players(self, spec: EnvSpec) -> Players | None:
         """The multi-agent tasks (a MultiAgentObservation and a

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from envpool_lite import _core
 from envpool_lite.families import Family
-from envpool_lite.refkit import numpy_blas, numpy_loops
 
 if TYPE_CHECKING:
     pass
@@ -68,7 +67,8 @@ def _block_reason(task_id: str) -> str:
 
 
 class Metaworld(Family):
-    internal_options = frozenset({"mujoco_model", "mujoco_assets", "mujoco_lib", "numpy_blas", "numpy_loops"})
+    internal_options = frozenset({"mujoco_model", "mujoco_assets", "mujoco_lib"})  # its own MuJoCo (above)
+    needs = frozenset({"numpy_blas", "numpy_loops"})
     extra = "metaworld"
     # metaworld itself is installed with --no-deps (see above), so the extra
     # cannot name it: make() checks for it (assets_dir) and says how.
@@ -88,7 +88,7 @@ class Metaworld(Family):
             paths["mujoco_model"] = model = os.path.join(assets, internal["mujoco_model"])
             if not os.path.exists(model):
                 raise FileNotFoundError(f"{task_id}: model file {model} does not exist (metaworld=={METAWORLD_VERSION} has it)")
-        return {**internal, **paths, "mujoco_lib": library_path(task_id), "numpy_blas": numpy_blas.path(), "numpy_loops": numpy_loops.all_loops()}
+        return {**internal, **paths, "mujoco_lib": library_path(task_id)}
 
 
 family = Metaworld()

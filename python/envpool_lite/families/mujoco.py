@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envpool_lite.families import Family
-from envpool_lite.refkit import numpy_blas
-from envpool_lite.refkit.mujoco_lib import RENDER_FIELDS, gl_backend, gymnasium_models_dir, library_path
+from envpool_lite.refkit.mujoco_lib import RENDER_FIELDS, gl_backend, gymnasium_models_dir
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
@@ -134,9 +133,11 @@ def _pusher_v4_allowed():
 
 class Mujoco(Family):
     # The model file (from xml_file where the task takes one, else the
-    # registration's), the MuJoCo library and numpy's BLAS, found here.
+    # registration's), found here; the MuJoCo library and numpy's BLAS,
+    # filled by make() from envpool_lite.refkit (needs).
     # report_reset_state: the envpool module's info["qpos0"] / ["qvel0"].
-    internal_options = frozenset({"mujoco_model", "mujoco_lib", "numpy_blas", "report_reset_state"})
+    internal_options = frozenset({"mujoco_model", "report_reset_state"})
+    needs = frozenset({"mujoco_lib", "numpy_blas"})
     extra = "mujoco"
     requires = {"mujoco": "mujoco"}  # the physics library (gymnasium's models come with gymnasium)
 
@@ -144,7 +145,7 @@ class Mujoco(Family):
         xml_file = config.get("xml_file", internal["mujoco_model"])
         if not isinstance(xml_file, str) or not xml_file:
             raise TypeError(f"option 'xml_file' must be a non-empty str, got {xml_file!r}")
-        return {**internal, "mujoco_lib": library_path(task_id), "mujoco_model": model_path(task_id, xml_file), "numpy_blas": numpy_blas.path()}
+        return {**internal, "mujoco_model": model_path(task_id, xml_file)}
 
     def check_render(self, spec: EnvSpec) -> None:
         gl_backend(spec.task_id)  # a clear error now if MuJoCo cannot render here
