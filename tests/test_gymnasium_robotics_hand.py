@@ -150,7 +150,7 @@ def test_compute_reward_matches_reference(task_id, options):
     assert np.array_equal(pool.compute_terminated(a, b, {}), np.zeros(64, bool))
     assert pool.compute_truncated(a[0], b[0], {}) is False
     # The reward of a step is compute_reward of its goals (one goal at a
-    # time: the reference's pen batches differ, see _gr_hand).
+    # time: the reference's pen batches differ, see the family's hand.py).
     pool.reset()
     obs, reward, *_ = pool.step(np.zeros((2, 20), np.float32))
     for i in range(2):

@@ -246,7 +246,7 @@ def test_compute_reward_matches_reference():
     with pytest.raises(NotImplementedError):
         pool.compute_terminated(batch, desired, {})
     pool.close()
-    from envpool_lite.families._gr_kitchen import TASKS, task_names
+    from envpool_lite.families.gymnasium_robotics.kitchen import TASKS, task_names
 
     assert TASKS == KITCHEN_TASKS and task_names([False, False, False, True, False, False, True]) == ["slide cabinet", "kettle"]
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import envpool_lite
-from envpool_lite.families import _gr_maze
+from envpool_lite.families.gymnasium_robotics import maze as maze_family
 
 pytest.importorskip("gymnasium_robotics")
 from gr_alignment import assert_info_equal, assert_obs_equal, reference_env, run_aligned  # noqa: E402
@@ -39,7 +39,7 @@ def test_ids_and_defaults():
     assert len(MAZE_IDS) == 80 and sorted(MAZE_IDS) == sorted(registry)
     for task_id, spec in registry.items():
         config = envpool_lite.make_spec(task_id).config
-        assert _gr_maze.reference_map(config["maze_map"]) == spec.kwargs["maze_map"], task_id
+        assert maze_family.reference_map(config["maze_map"]) == spec.kwargs["maze_map"], task_id
         assert config["reward_type"] == spec.kwargs["reward_type"], task_id
         assert config["max_episode_steps"] == spec.max_episode_steps, task_id
         assert config["continuing_task"] is True
@@ -157,9 +157,9 @@ def test_ant_v3_goal_reached(task_id):
 )
 def test_custom_maps(maze_map):
     for task_id in ("PointMaze_UMaze-v3", "AntMaze_UMazeDense-v4"):
-        reference_form = _gr_maze.reference_map(_gr_maze.map_rows(maze_map))
+        reference_form = maze_family.reference_map(maze_family.map_rows(maze_map))
         pool = envpool_lite.make(task_id, maze_map=maze_map)
-        assert _gr_maze.reference_map(pool.spec.config["maze_map"]) == reference_form
+        assert maze_family.reference_map(pool.spec.config["maze_map"]) == reference_form
         pool.close()
         counts = run_aligned(task_id, 12, num_envs=2, max_episode_steps=4, maze_map=reference_form)
         assert counts["steps"] == 20

@@ -10,14 +10,13 @@ from typing import Any, Callable
 
 from envpool_lite import families
 from envpool_lite._core import EnvStepError
+from envpool_lite._version import __version__ as __version__
 from envpool_lite.dm_api import DmEnvPool
 from envpool_lite.gym_api import GymEnvPool
 from envpool_lite.gymnasium_api import GymnasiumEnvPool
 from envpool_lite.multiagent import FlatAgentsEnv, make_flat_agents, make_pettingzoo
 from envpool_lite.pool import EnvPoolBase
 from envpool_lite.spec import EnvSpec, list_all_envs, make_spec
-
-__version__ = "0.1.0"
 
 __all__ = [
     "make",

@@ -8,7 +8,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from envpool_lite import _core, families
-from envpool_lite.spec import EnvSpec, nest_keys, seeds_for
+from envpool_lite.options import seeds_for
+from envpool_lite.spec import EnvSpec, nest_keys
 
 RENDER_MODES = ("rgb_array",)
 

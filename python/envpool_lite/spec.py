@@ -6,47 +6,15 @@ import collections
 import collections.abc
 import difflib
 import functools
-import operator
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from types import MappingProxyType
 from typing import Any
 
 import gymnasium
 import numpy as np
 
 from envpool_lite import _core, families, refkit
-
-# Options every task accepts (the pool's own), with their defaults.
-POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
-    {
-        "num_envs": 1,
-        "batch_size": 0,  # 0: num_envs (sync)
-        "num_threads": 0,  # 0: min(batch_size, cores)
-        "thread_affinity_offset": -1,  # -1: no pinning
-        "seed": 42,  # int: env i gets seed + i; or one seed per env
-        # > 0: the envs spread over this many Ray actors (envpool_lite/distributed/)
-        "num_workers": 0,
-        # distributed only: seconds a worker may go without answering
-        "worker_timeout": 60.0,
-        # EnvPool's multi-player option: the task's number of players
-        # (None: the task's own; any other value is refused)
-        "max_num_players": None,
-    }
-)
-# render()'s pictures, as EnvPool 1.x takes them at make(): their width and
-# height (0: the env's own, per axis) and the camera of the families that
-# draw with one (-1: the task's default view). A family whose env takes
-# these options itself keeps its own defaults and draws at the asked size;
-# other pictures are resized the way EnvPool resizes that family's
-# (families.Family.render_resize).
-RENDER_DEFAULTS: Mapping[str, Any] = MappingProxyType({"render_width": 0, "render_height": 0, "render_camera_id": -1})
-MAX_RENDER_SIZE = 16384
-MAX_SEED = 2**32 - 1
-# The C++ pool's limits, checked here first: before seeds_for builds a list
-# of num_envs seeds (the pool then checks the memory its buffers need).
-MAX_NUM_ENVS = _core.MAX_NUM_ENVS
-MAX_NUM_THREADS = _core.MAX_NUM_THREADS
+from envpool_lite.options import MAX_NUM_ENVS, MAX_NUM_THREADS, MAX_RENDER_SIZE, POOL_DEFAULTS, RENDER_DEFAULTS, as_int, seeds_for
 
 
 def list_all_envs() -> list[str]:
@@ -60,15 +28,6 @@ def _check_task(task_id: str) -> None:
         close = difflib.get_close_matches(task_id, tasks, n=5, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise ValueError(f"unknown task {task_id!r}{hint} (see envpool_lite.list_all_envs())")
-
-
-def _as_int(name: str, value: Any) -> int:
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an int, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
 
 
 def _is_number(value: Any) -> bool:
@@ -94,7 +53,7 @@ def _coerce_option(name: str, value: Any, kind: str, default: Any) -> Any:
             return bool(value)
         raise TypeError(f"option {name!r} must be a bool, got {value!r}")
     if kind == "int":
-        return _as_int(f"option {name!r}", value)  # its range: the env's MakeSpec
+        return as_int(f"option {name!r}", value)  # its range: the env's MakeSpec
     if kind == "float":
         if not _is_number(value):
             raise TypeError(f"option {name!r} must be a float, got {value!r}")
@@ -129,23 +88,6 @@ def _coerce_option(name: str, value: Any, kind: str, default: Any) -> Any:
             out[int(k)] = float(v)
         return out
     raise TypeError(f"option {name!r} has a type envpool_lite does not know ({kind})")
-
-
-def seeds_for(seed: Any, ids: Sequence[int] | np.ndarray, num_envs: int) -> list[int]:
-    """gymnasium's convention: an int seeds env i with seed + i, a list gives one
-    seed per env."""
-    if isinstance(seed, (list, tuple, np.ndarray)):
-        seeds = [_as_int("seed", s) for s in seed]
-        if len(seeds) != num_envs:
-            raise ValueError(f"seed list has {len(seeds)} entries, expected one per env ({num_envs})")
-        seeds = [seeds[i] for i in ids]
-    else:
-        base = _as_int("seed", seed)
-        seeds = [base + int(i) for i in ids]
-    for s in seeds:
-        if not 0 <= s <= MAX_SEED:
-            raise ValueError(f"seed {s} out of range [0, 2**32 - 1] (env i gets seed + i)")
-    return seeds
 
 
 def _bound(values: list, shape: tuple, dtype: np.dtype, upper: bool) -> np.ndarray:
@@ -478,13 +420,13 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     config = dict(valid)
     for name, value in kwargs.items():
         if name == "seed":
-            config[name] = value if isinstance(value, (list, tuple, np.ndarray)) else _as_int("seed", value)
+            config[name] = value if isinstance(value, (list, tuple, np.ndarray)) else as_int("seed", value)
         elif name == "worker_timeout":
             config[name] = _coerce_option(name, value, "float", 0.0)
         elif name == "max_num_players" and value is None:
             config[name] = None
         elif name in POOL_DEFAULTS or name not in env_defaults:  # the pool's options and render()'s
-            config[name] = _as_int(name, value)
+            config[name] = as_int(name, value)
         else:
             default = () if name in family.free_length_options else env_defaults[name]
             config[name] = _coerce_option(name, value, kinds[name], default)

@@ -14,6 +14,7 @@ from typing import Any
 
 from envpool_lite import _core
 from envpool_lite.families import Family
+from envpool_lite.options import seeds_for
 
 #: procgen's distribution_mode names (ProcgenGym3Env's strings) and the ints
 #: EnvPool takes.
@@ -83,8 +84,6 @@ class Procgen(Family):
         return kwargs
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
-        from envpool_lite.spec import seeds_for
-
         seeds = seeds_for(config["seed"], range(config["num_envs"]), config["num_envs"])
         if max(seeds) > MAX_RAND_SEED:
             raise ValueError(f"seed: env i gets procgen's rand_seed = seed + i, an int32, so seeds must be at most 2**31 - 1; got {max(seeds)}")

@@ -11,36 +11,18 @@ A family declares what its envs take from here (``Family.needs``, names of
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Iterable
 from typing import Any
 
-
-def package_dir(name: str) -> str | None:
-    """The folder of an installed package, found without importing it, or
-    None when it is not installed."""
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return list(spec.submodule_search_locations)[0]
+from envpool_lite.refkit import mujoco_lib, numpy_blas, numpy_loops
 
 
 def _numpy_blas(task_id: str) -> str:
-    from envpool_lite.refkit import numpy_blas
-
     return numpy_blas.path()
 
 
 def _numpy_loops(task_id: str) -> dict[str, list[float]]:
-    from envpool_lite.refkit import numpy_loops
-
     return numpy_loops.all_loops()
-
-
-def _mujoco_lib(task_id: str) -> str:
-    from envpool_lite.refkit import mujoco_lib
-
-    return mujoco_lib.library_path(task_id)
 
 
 #: What an env can take from the reference libraries installed here, by the
@@ -48,7 +30,7 @@ def _mujoco_lib(task_id: str) -> str:
 #: numpy's float64 ufunc loops ({name: [function, data]}), and the mujoco
 #: package's libmujoco (its path, checked against the version this build
 #: was made for).
-NEEDS: dict[str, Callable[[str], Any]] = {"numpy_blas": _numpy_blas, "numpy_loops": _numpy_loops, "mujoco_lib": _mujoco_lib}
+NEEDS: dict[str, Callable[[str], Any]] = {"numpy_blas": _numpy_blas, "numpy_loops": _numpy_loops, "mujoco_lib": mujoco_lib.library_path}
 
 
 def fill(needs: Iterable[str], task_id: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import importlib.metadata
 import os
 
 from envpool_lite import _core
-from envpool_lite.refkit import package_dir
+from envpool_lite.refkit.packages import package_dir
 
 
 def library_path(task_id: str) -> str:

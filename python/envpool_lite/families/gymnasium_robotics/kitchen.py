@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envpool_lite.families.gymnasium_robotics import GoalFunctions
+from envpool_lite.families.gymnasium_robotics.goals import GoalFunctions
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec

@@ -2,47 +2,32 @@
 gymnasium-robotics 1.4.2's MuJoCo tasks (Fetch, Shadow Hand, PointMaze and
 AntMaze, Adroit, Franka Kitchen), bit-exact with its own envs. The C++ envs
 load the models and meshes of the installed gymnasium_robotics package and
-the libmujoco of the installed mujoco package; this module finds them, and
-gives the pool the goal functions HER relabelling calls
+the libmujoco of the installed mujoco package; this package finds them
+(assets.py), and gives the pool the goal functions HER relabelling calls
 (``compute_reward``, ``compute_terminated``, ``compute_truncated``) over
-batches of goals, computed as the reference computes them."""
+batches of goals, computed as the reference computes them (goals.py, and
+hand.py, maze.py and kitchen.py for those kinds of task; maze.py also
+builds a maze's model)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from envpool_lite import refkit
-from envpool_lite.families import Family, _gr_maze
+from envpool_lite.families import Family
+from envpool_lite.families.gymnasium_robotics import hand, kitchen, maze
+from envpool_lite.families.gymnasium_robotics.assets import assets_dir as assets_dir  # the tests read it here
+from envpool_lite.families.gymnasium_robotics.assets import model_path
+from envpool_lite.families.gymnasium_robotics.goals import GoalFunctions, fetch_goals
+from envpool_lite.options import POOL_DEFAULTS, RENDER_DEFAULTS
 from envpool_lite.refkit import mujoco_lib
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
 
 _T = TypeVar("_T")
-
-
-def package_dir() -> str:
-    """The installed gymnasium_robotics package."""
-    root = refkit.package_dir("gymnasium_robotics")
-    if root is None:
-        raise ImportError("the gymnasium_robotics tasks need gymnasium-robotics: pip install 'envpool_lite[gymnasium_robotics]'")
-    return root
-
-
-def assets_dir() -> str:
-    """gymnasium_robotics' models and meshes (envs/assets)."""
-    return os.path.join(package_dir(), "envs", "assets")
-
-
-def model_path(task_id: str, relative: str) -> str:
-    path = os.path.join(assets_dir(), relative)
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"{task_id}: model file {path} does not exist (gymnasium-robotics==1.4.2 has it)")
-    return path
 
 
 def reference_id(task_id: str) -> str:
@@ -67,82 +52,13 @@ def _of_kind(table: Mapping[str, _T], task_id: str) -> _T | None:
     return None
 
 
-# --- the goal functions -------------------------------------------------------
-# Each reference computes its reward from (achieved_goal, desired_goal, info)
-# with numpy, over the last axis, so that HER can relabel a batch at once;
-# these are the same expressions (so the same values), with shapes checked.
-
-
-def _goal_pair(achieved_goal: Any, desired_goal: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
-    a = np.asarray(achieved_goal, dtype=np.float64)
-    b = np.asarray(desired_goal, dtype=np.float64)
-    if a.shape != b.shape:
-        raise ValueError(f"achieved_goal and desired_goal must have the same shape, got {a.shape} and {b.shape}")
-    if a.ndim == 0 or a.shape[-1] != size:
-        raise ValueError(f"goals must have {size} values on their last axis, got shape {a.shape}")
-    return a, b
-
-
-def _goal_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """fetch_env.goal_distance (and hand reach's, maze's): the norm over the
-    last axis."""
-    return np.linalg.norm(a - b, axis=-1)
-
-
-def _falses(a: np.ndarray) -> Any:
-    """compute_terminated / compute_truncated of a continuing task: False,
-    per goal."""
-    return np.zeros(a.shape[:-1], dtype=bool) if a.ndim > 1 else False
-
-
-class GoalFunctions:
-    """compute_reward, compute_terminated and compute_truncated of one task,
-    over a goal or a batch of goals (the last axis is the goal)."""
-
-    def __init__(self, goal_size: int, reward: Callable[[np.ndarray, np.ndarray, Any], Any], terminated: Callable[[np.ndarray, np.ndarray, Any], Any] | None = None):
-        self.goal_size = goal_size
-        self._reward = reward
-        self._terminated = terminated
-
-    def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
-        a, b = _goal_pair(achieved_goal, desired_goal, self.goal_size)
-        return self._reward(a, b, info)
-
-    def compute_terminated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
-        a, b = _goal_pair(achieved_goal, desired_goal, self.goal_size)
-        return _falses(a) if self._terminated is None else self._terminated(a, b, info)
-
-    def compute_truncated(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
-        a, _ = _goal_pair(achieved_goal, desired_goal, self.goal_size)
-        return _falses(a)
-
-
-def _fetch_goals(spec: EnvSpec) -> GoalFunctions:
-    threshold = 0.05
-    if spec.config["reward_type"] == "sparse":
-        return GoalFunctions(3, lambda a, b, info: -(_goal_distance(a, b) > threshold).astype(np.float32))
-    return GoalFunctions(3, lambda a, b, info: -_goal_distance(a, b))
-
-
-def _hand_goals(spec: EnvSpec) -> GoalFunctions:
-    from envpool_lite.families._gr_hand import hand_goals  # Shadow Hand's quaternion math
-
-    return hand_goals(spec)
-
-
-def _kitchen_goals(spec: EnvSpec) -> GoalFunctions:
-    from envpool_lite.families._gr_kitchen import goals  # Franka Kitchen's dict goals
-
-    return goals(spec)
-
-
 # The goal functions of each kind of task, by the start of its id.
 _GOALS: dict[str, Callable[[EnvSpec], GoalFunctions]] = {
-    "Fetch": _fetch_goals,
-    "Hand": _hand_goals,
-    "PointMaze": _gr_maze.goals,
-    "AntMaze": _gr_maze.goals,
-    "FrankaKitchen": _kitchen_goals,
+    "Fetch": fetch_goals,
+    "Hand": hand.hand_goals,  # Shadow Hand's quaternion math
+    "PointMaze": maze.goals,
+    "AntMaze": maze.goals,
+    "FrankaKitchen": kitchen.goals,  # Franka Kitchen's dict goals
 }
 
 
@@ -155,16 +71,16 @@ def goal_functions(spec: EnvSpec) -> GoalFunctions | None:
 # Internal options a kind of task fills itself (a maze's generated model), by
 # the start of its id: f(task_id, config, internal) -> internal.
 _FILL: dict[str, Callable[[str, Mapping[str, Any], dict[str, Any]], dict[str, Any]]] = {
-    "PointMaze": _gr_maze.fill,
-    "AntMaze": _gr_maze.fill,
+    "PointMaze": maze.fill,
+    "AntMaze": maze.fill,
 }
 
 # The forms of a kind of task's options that users pass (a maze's map as the
 # reference's rows of cells), by the start of its id: f(task_id, kwargs) ->
 # kwargs with the typed values (Family.resolve_options).
 _RESOLVE: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
-    "PointMaze": _gr_maze.resolve,
-    "AntMaze": _gr_maze.resolve,
+    "PointMaze": maze.resolve,
+    "AntMaze": maze.resolve,
 }
 
 
@@ -214,8 +130,8 @@ _KINEMATICS = mujoco_lib.RENDER_FIELDS
 # The reference's constructor arguments of a task from its options (the
 # maze's map, say, in the reference's own form), by the start of its id.
 _REFERENCE_KWARGS: dict[str, Callable[[EnvSpec], dict[str, Any]]] = {
-    "PointMaze": _gr_maze.reference_kwargs,
-    "AntMaze": _gr_maze.reference_kwargs,
+    "PointMaze": maze.reference_kwargs,
+    "AntMaze": maze.reference_kwargs,
 }
 
 
@@ -224,8 +140,6 @@ def reference_kwargs(spec: EnvSpec) -> dict[str, Any]:
     if convert is not None:
         return convert(spec)
     # The task's own options are the reference constructor's arguments.
-    from envpool_lite.spec import POOL_DEFAULTS, RENDER_DEFAULTS
-
     return {key: value for key, value in spec.config.items() if key not in POOL_DEFAULTS and key not in RENDER_DEFAULTS and key != "max_episode_steps"}
 
 

@@ -4,8 +4,7 @@ them: HandReach's compute_reward (the norm of the fingertips' offsets), the
 manipulate tasks' (``_goal_distance``: the position distance and the angle
 between the quaternions). The quaternion math follows utils/rotations.py
 expression for expression (numpy's ufuncs in the same order), so that the
-values equal the reference's; imported by gymnasium_robotics.py when a Hand
-pool is made."""
+values equal the reference's."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envpool_lite.families.gymnasium_robotics import GoalFunctions, _goal_distance
+from envpool_lite.families.gymnasium_robotics.goals import GoalFunctions, goal_distance
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
@@ -83,7 +82,7 @@ def euler2quat(euler: np.ndarray) -> np.ndarray:
     return quat
 
 
-def manipulate_goal_distance(goal_a: np.ndarray, goal_b: np.ndarray, config: Any, ignore_z_target_rotation: bool) -> tuple[Any, Any]:
+def manipulategoal_distance(goal_a: np.ndarray, goal_b: np.ndarray, config: Any, ignore_z_target_rotation: bool) -> tuple[Any, Any]:
     """manipulate.py's _goal_distance: (d_pos, d_rot), zeros where the
     position or the rotation is ignored."""
     d_pos = np.zeros_like(goal_a[..., 0])
@@ -114,18 +113,18 @@ def hand_goals(spec: EnvSpec) -> GoalFunctions:
     threshold = 0.05 if pen else config["distance_threshold"]
     if spec.task_id.startswith("HandReach"):
         if config["reward_type"] == "sparse":
-            return GoalFunctions(15, lambda a, b, info: -(_goal_distance(a, b) > threshold).astype(np.float32))
-        return GoalFunctions(15, lambda a, b, info: -_goal_distance(a, b))
+            return GoalFunctions(15, lambda a, b, info: -(goal_distance(a, b) > threshold).astype(np.float32))
+        return GoalFunctions(15, lambda a, b, info: -goal_distance(a, b))
     rotation_threshold = config["rotation_threshold"]
     ignore_z = True if pen else config["ignore_z_target_rotation"]
 
     def sparse(a: np.ndarray, b: np.ndarray, info: Any) -> Any:
-        d_pos, d_rot = manipulate_goal_distance(a, b, config, ignore_z)
+        d_pos, d_rot = manipulategoal_distance(a, b, config, ignore_z)
         achieved = (d_pos < threshold).astype(np.float32) * (d_rot < rotation_threshold).astype(np.float32)
         return achieved.astype(np.float32) - 1.0
 
     def dense(a: np.ndarray, b: np.ndarray, info: Any) -> Any:
-        d_pos, d_rot = manipulate_goal_distance(a, b, config, ignore_z)
+        d_pos, d_rot = manipulategoal_distance(a, b, config, ignore_z)
         return -(10.0 * d_pos + d_rot)
 
     return GoalFunctions(7, sparse if config["reward_type"] == "sparse" else dense)

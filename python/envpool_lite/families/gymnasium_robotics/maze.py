@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from envpool_lite.families.gymnasium_robotics.assets import model_path
+from envpool_lite.families.gymnasium_robotics.goals import GoalFunctions
 from envpool_lite.refkit import mujoco_lib
 
 if TYPE_CHECKING:
-    from envpool_lite.families.gymnasium_robotics import GoalFunctions
     from envpool_lite.spec import EnvSpec
 
 # The goal radius of MazeEnv's compute_reward (sparse), compute_terminated,
@@ -109,8 +110,6 @@ def _maze_model(agent_xml: str, rows: tuple[str, ...], scaling: int, height: flo
 def _agent(task_id: str, config: Mapping[str, Any]) -> tuple[str, tuple[int, float]]:
     """The agent's MJCF and the maze's scaling and height of a task."""
     if task_id.startswith("PointMaze"):
-        from envpool_lite.families.gymnasium_robotics import model_path
-
         return model_path(task_id, "point/point.xml"), _POINT
     xml_file = config.get("xml_file") or ""  # AntMaze-v5's; "": gymnasium's ant.xml
     if not xml_file:
@@ -150,8 +149,6 @@ def goals(spec: EnvSpec) -> GoalFunctions:
     continuing task never terminates; else the goal is reached: the
     reference's np.linalg.norm without an axis for one goal, per goal over
     the last axis for a batch)."""
-    from envpool_lite.families.gymnasium_robotics import GoalFunctions
-
     config = spec.config
 
     def reward(a: np.ndarray, b: np.ndarray, info: Any) -> Any:
