@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "envs/gymnasium_robotics/robot_env.h"
-#include "envs/mujoco/mujoco_env.h"
+#include "refkit/gymnasium/mujoco_env.h"
 
 namespace envpool_lite {
 namespace gymnasium_robotics {

@@ -24,7 +24,7 @@
 #include "envs/gymnasium_robotics/robot_env.h"
 
 // numpy's Generator.standard_normal (its ziggurat), from numpy's own random C
-// library, as envs/mujoco/mujoco_env.h declares it.
+// library, as refkit/gymnasium/mujoco_env.h declares it.
 extern "C" double random_standard_normal(bitgen_t* bitgen_state);
 
 namespace envpool_lite {
@@ -229,7 +229,7 @@ class HandEnv : public RobotEnv {
   }
 
   // np_random.normal(scale=s): 0.0 + s * standard_normal, numpy's own code
-  // on our PCG64 stream (as envs/mujoco/mujoco_env.h draws it).
+  // on our PCG64 stream (as refkit/gymnasium/mujoco_env.h draws it).
   double Normal(double scale) {
     bitgen_t bitgen;
     bitgen.state = &rng_;

@@ -1,7 +1,7 @@
 // PointMaze and AntMaze: gymnasium-robotics 1.4.2's envs/maze/ (maze_v4.py's
 // Maze and MazeEnv for PointMaze-v3 and AntMaze-v4/v5, maze.py's for
 // AntMaze-v3; point_maze.py with point.py's PointEnv; ant_maze_v3/v4/v5.py
-// on gymnasium's Ant-v4/v5, envs/mujoco/ant.h here).
+// on gymnasium's Ant-v4/v5, refkit/gymnasium/ant.h here).
 //
 // The maze's model is the agent's MJCF with a box geom per wall cell and the
 // "target" site, as Maze.make_maze writes it: make() (Python,
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "envs/gymnasium_robotics/robot_env.h"
-#include "envs/mujoco/ant.h"
+#include "refkit/gymnasium/ant.h"
 
 namespace envpool_lite {
 namespace gymnasium_robotics {

@@ -433,7 +433,7 @@ inline Mat2 RotationMatrix(double angle) {
 // ---------------------------------------------------------------------------
 
 // Generator.standard_normal(): numpy's own ziggurat on our PCG64 stream (as
-// mujoco_env.h's StandardNormal). `normal(loc, scale)` is
+// refkit/gymnasium/mujoco_env.h's StandardNormal). `normal(loc, scale)` is
 // loc + scale * StandardNormal(rng).
 inline double StandardNormal(NumpyRandom& rng) {
   bitgen_t bitgen;

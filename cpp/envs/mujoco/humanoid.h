@@ -1,16 +1,16 @@
 // Humanoid-v4/v5 and HumanoidStandup-v4/v5, bit-exact with gymnasium 1.4.0's
 // gymnasium/envs/mujoco/humanoid_v{4,5}.py and humanoidstandup_v{4,5}.py;
 // EnvPool's Humanoid-v3 and HumanoidStandup-v2: v4 with no
-// mj_rnePostConstraint (mujoco_env.h), so the observation's cfrc_ext part
-// is zero (and so is Humanoid-v3's contact cost in EnvPool: v4's reward).
-// Their control cost sums data.ctrl (float64), so it is a float64.
+// mj_rnePostConstraint (refkit/gymnasium/mujoco_env.h), so the observation's
+// cfrc_ext part is zero (and so is Humanoid-v3's contact cost in EnvPool: v4's
+// reward). Their control cost sums data.ctrl (float64), so it is a float64.
 #pragma once
 
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "envs/mujoco/mujoco_env.h"
+#include "refkit/gymnasium/mujoco_env.h"
 
 namespace envpool_lite {
 

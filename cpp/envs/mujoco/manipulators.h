@@ -12,7 +12,7 @@
 #include <cmath>
 #include <string>
 
-#include "envs/mujoco/mujoco_env.h"
+#include "refkit/gymnasium/mujoco_env.h"
 
 namespace envpool_lite {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "envs/mujoco/mujoco_env.h"
+#include "refkit/gymnasium/mujoco_env.h"
 #include "refkit/numpy/math.h"
 
 namespace envpool_lite {

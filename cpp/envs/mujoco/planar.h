@@ -14,7 +14,7 @@
 #include <limits>
 #include <string>
 
-#include "envs/mujoco/mujoco_env.h"
+#include "refkit/gymnasium/mujoco_env.h"
 
 namespace envpool_lite {
 

@@ -1,11 +1,11 @@
 // gymnasium's MuJoCo tasks, v5 and v4, and EnvPool's v3/v2 ids (the v4
-// code without mj_rnePostConstraint: envs/mujoco/mujoco_env.h).
+// code without mj_rnePostConstraint: refkit/gymnasium/mujoco_env.h).
 #include "core/registry.h"
-#include "envs/mujoco/ant.h"
 #include "envs/mujoco/humanoid.h"
 #include "envs/mujoco/manipulators.h"
 #include "envs/mujoco/pendulums.h"
 #include "envs/mujoco/planar.h"
+#include "refkit/gymnasium/ant.h"
 
 namespace envpool_lite {
 

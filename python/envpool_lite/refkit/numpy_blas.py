@@ -10,7 +10,7 @@ def path() -> str:
     """The BLAS library numpy computes its dot products with (its wheel's
     bundled OpenBLAS), as loaded in this process, or "" when none can be
     found (then the envs' norms sum plain products: see Norm in
-    cpp/envs/mujoco/mujoco_env.h for why numpy's own ddot is used)."""
+    cpp/refkit/gymnasium/mujoco_env.h for why numpy's own ddot is used)."""
     import numpy  # loads numpy's BLAS
 
     try:

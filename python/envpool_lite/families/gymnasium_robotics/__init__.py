@@ -221,7 +221,7 @@ class RobotRenderer:
 
 class GymnasiumRobotics(Family):
     # report_reset_state: the mujoco family's hook for the envpool module,
-    # which AntMaze's Ant (cpp/envs/mujoco/ant.h) carries; off here.
+    # which AntMaze's Ant (cpp/refkit/gymnasium/ant.h) carries; off here.
     internal_options = frozenset({"mujoco_model", "report_reset_state"})
     needs = frozenset({"mujoco_lib", "numpy_blas", "numpy_loops"})
     extra = "gymnasium_robotics"
