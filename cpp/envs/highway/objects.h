@@ -7,7 +7,8 @@
 //
 // The methods that need the Road's definition (the constructor, which asks
 // the road network for the closest lane, and MakeOnLane) are defined in
-// road.h, which this header includes at its end.
+// road.h, which includes this header: a file that makes road objects
+// includes road.h.
 #pragma once
 
 #include <cmath>
@@ -333,6 +334,3 @@ inline void RoadObject::HandleCollisions(RoadObject& other, double dt) {
 }
 
 }  // namespace envpool_lite::highway
-
-// The RoadObject members that need Road.
-#include "envs/highway/road.h"  // NOLINT(build/include_order)
