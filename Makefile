@@ -53,7 +53,10 @@ test-compat:
 # Code habits (CI runs this before `make test`): ruff's lint and format check
 # on the Python, mypy on the package, mypy's stubtest (every name of the
 # _core.pyi stub is in the built extension and the other way round; pybind11's
-# functions carry no signature it can read), clang-format on the C++. The versions are pinned in pyproject.toml's [lint] extra.
+# functions carry no signature it can read), clang-format on the C++, and the
+# house's layers (scripts/check_layers.py: no import or include cycle, no
+# upward arrow, no family reaching into another; docs/architecture.md). The
+# versions are pinned in pyproject.toml's [lint] extra.
 PY_SOURCES := python tests benchmarks trainers scripts compat
 CPP_SOURCES = $(shell git ls-files 'cpp/*.h' 'cpp/*.cc')
 lint: setup
@@ -62,6 +65,7 @@ lint: setup
 	.venv/bin/mypy
 	.venv/bin/python -m mypy.stubtest envpool_lite._core --allowlist python/envpool_lite/_core_stubtest_allowlist.txt --mypy-config-file pyproject.toml
 	.venv/bin/clang-format --dry-run -Werror $(CPP_SOURCES)
+	.venv/bin/python scripts/check_layers.py
 	@echo "lint: clean"
 
 # Applies the formatters (a reformat goes in its own commit).
