@@ -179,7 +179,6 @@ class EnvPool {
   bool IsSync() const { return batch_size_ == num_envs_; }
   bool Closed() const { return closing_.load(std::memory_order_relaxed); }
   int InFlight() const { return in_flight_count_; }
-  int InfoBegin() const { return kNumStandardFields; }
   int64_t BlocksAllocated() const { return state_queue_->Pool()->Allocated(); }
 
   // Queue a step for each env in env_ids with the matching row of `actions`

@@ -523,11 +523,6 @@ class DmcEnv : public Env {
   int SiteId(const char* name) const { return Id(mjOBJ_SITE, name); }
   int JointId(const char* name) const { return Id(mjOBJ_JOINT, name); }
   int SensorId(const char* name) const { return Id(mjOBJ_SENSOR, name); }
-  int ActuatorId(const char* name) const { return Id(mjOBJ_ACTUATOR, name); }
-  // physics.named.data.sensordata[name]: the sensor's values.
-  const double* Sensor(const char* name) const {
-    return data_->sensordata + model_->sensor_adr[SensorId(name)];
-  }
   // physics.named.data.qpos[joint] / qvel[joint]
   double* JointQpos(int joint) {
     return data_->qpos + model_->jnt_qposadr[joint];
@@ -539,9 +534,6 @@ class DmcEnv : public Env {
   // physics.velocity(): qvel; physics.position(): qpos.
   std::vector<double> Qpos() const {
     return std::vector<double>(data_->qpos, data_->qpos + model_->nq);
-  }
-  std::vector<double> Qvel() const {
-    return std::vector<double>(data_->qvel, data_->qvel + model_->nv);
   }
 
   // randomizers.randomize_limited_and_rotational_joints(physics, random).

@@ -129,16 +129,6 @@ class MujocoSim {
         return 1;
     }
   }
-  int JointQvelSize(int joint) const {
-    switch (m()->jnt_type[joint]) {
-      case mjJNT_FREE:
-        return 6;
-      case mjJNT_BALL:
-        return 4;
-      default:
-        return 1;
-    }
-  }
   double* JointQpos(int joint) const {
     return d()->qpos + m()->jnt_qposadr[joint];
   }
@@ -316,10 +306,6 @@ class RobotEnv : public Env {
 
   // _mujoco_step
   void MujocoStep() { sim_.Step(n_substeps_); }
-
-  double Dt() const {
-    return sim_.m()->opt.timestep * static_cast<double>(n_substeps_);
-  }
 
   MujocoSim sim_;
   int n_substeps_;

@@ -243,29 +243,6 @@ class IDMVehicle : public ControlledVehicle {
     return true;
   }
 
-  // recover_from_stop(acceleration): if stopped on the wrong lane, try a
-  // reversing maneuver. (Unused: its call is commented out in act. Python
-  // passes the target *lane* to neighbour_vehicles, which fails there; the
-  // target lane index is used here.)
-  double RecoverFromStop(double acceleration) {
-    const double stopped_speed = 5;
-    const double safe_distance = 200;
-    // Is the vehicle stopped on the wrong lane?
-    if (target_lane_index != lane_index && speed < stopped_speed) {
-      const auto rear = road->NeighbourVehicles(this).second;
-      const auto new_rear =
-          road->NeighbourVehicles(this, target_lane_index).second;
-      // Check for free room behind on both lanes
-      if ((rear == nullptr || rear->LaneDistanceTo(this) > safe_distance) &&
-          (new_rear == nullptr ||
-           new_rear->LaneDistanceTo(this) > safe_distance)) {
-        // Reverse
-        return -COMFORT_ACC_MAX / 2;
-      }
-    }
-    return acceleration;
-  }
-
  protected:
   // IDMVehicle.act(action): MOBIL lane changes, IDM acceleration, then
   // Vehicle.act (ControlledVehicle.act is skipped).
@@ -591,22 +568,6 @@ inline std::shared_ptr<IDMVehicle> MakeOtherVehicleOnLane(
     case OtherVehiclesType::kDefensive:
       return RoadObject::MakeOnLane<DefensiveVehicle>(&road, lane_index,
                                                       longitudinal, speed);
-  }
-  throw std::invalid_argument("other_vehicles_type");
-}
-
-// other_vehicles_type.create_from(vehicle) (AbstractEnv.change_vehicles)
-inline std::shared_ptr<IDMVehicle> CreateOtherVehicleFrom(
-    OtherVehiclesType type, const ControlledVehicle& vehicle) {
-  switch (type) {
-    case OtherVehiclesType::kIDM:
-      return IDMVehicle::CreateFrom<IDMVehicle>(vehicle);
-    case OtherVehiclesType::kLinear:
-      return IDMVehicle::CreateFrom<LinearVehicle>(vehicle);
-    case OtherVehiclesType::kAggressive:
-      return IDMVehicle::CreateFrom<AggressiveVehicle>(vehicle);
-    case OtherVehiclesType::kDefensive:
-      return IDMVehicle::CreateFrom<DefensiveVehicle>(vehicle);
   }
   throw std::invalid_argument("other_vehicles_type");
 }

@@ -174,44 +174,6 @@ class ControlledVehicle : public Vehicle {
     return KP_A * (target_speed - speed);
   }
 
-  // get_routes_at_intersection(): the routes that can be followed at the
-  // next intersection.
-  std::vector<Route> GetRoutesAtIntersection() const {
-    if (route.empty()) return {};
-    const OrderedDict<LaneList>* next_destinations = nullptr;
-    size_t index = 0;
-    bool found = false;
-    const size_t limit = route.size() < 3 ? route.size() : 3;
-    for (index = 0; index < limit; ++index) {
-      next_destinations = road->network->graph.Find(route[index].to);
-      if (next_destinations == nullptr) continue;  // KeyError
-      if (next_destinations->size() >= 2) {
-        found = true;
-        break;
-      }
-    }
-    if (!found) return {route};
-    std::vector<Route> routes;
-    for (const std::string& destination : next_destinations->Keys()) {
-      Route r(route.begin(), route.begin() + index + 1);
-      r.push_back(LaneIndex{route[index].to, destination, route[index].id});
-      routes.push_back(std::move(r));
-    }
-    return routes;
-  }
-
-  // set_route_at_intersection(_to): the route to follow at the next
-  // intersection; _to == nullopt is "random" (np_random.integers).
-  void SetRouteAtIntersection(std::optional<int64_t> to) {
-    const std::vector<Route> routes = GetRoutesAtIntersection();
-    if (!routes.empty()) {
-      const int64_t n = static_cast<int64_t>(routes.size());
-      const int64_t chosen =
-          to.has_value() ? *to : road->np_random->Integers(0, n);
-      route = routes[PyModInt(chosen, n)];
-    }
-  }
-
   // predict_trajectory_constant_speed(times): positions and headings along
   // the planned route at constant speed.
   std::pair<std::vector<Vec2>, std::vector<double>>

@@ -127,18 +127,6 @@ class BicycleVehicle : public Vehicle {
             d_yaw_rate};
   }
 
-  // property derivative_linear: the linearized lateral dynamics (updates
-  // A_lat, B_lat as Python does).
-  State6 DerivativeLinear() {
-    std::tie(A_lat, B_lat) = LateralLpvDynamics();
-    const double u = action.steering;
-    const Col2 dx = {
-        A_lat[0][0] * lateral_speed + A_lat[0][1] * yaw_rate + B_lat[0] * u,
-        A_lat[1][0] * lateral_speed + A_lat[1][1] * yaw_rate + B_lat[1] * u};
-    const Vec2 v = MatVec(RotationMatrix(heading), Vec2{speed, lateral_speed});
-    return {v[0], v[1], yaw_rate, action.acceleration, dx[0], dx[1]};
-  }
-
   // step(dt): rk4 on derivative_func, then the lane update. (As in Python,
   // impacts are not applied to a BicycleVehicle.)
   void Step(double dt) override {

@@ -57,12 +57,6 @@ struct ObjectDict {
   double Get(const std::string& name) const {
     return *const_cast<ObjectDict*>(this)->Field(name);
   }
-  static bool IsFeature(const std::string& name) {
-    for (const char* f : kFeatures) {
-      if (name == f) return true;
-    }
-    return false;
-  }
 
   static constexpr const char* kFeatures[] = {
       "presence", "x",     "y",     "vx",       "vy",      "heading", "cos_h",

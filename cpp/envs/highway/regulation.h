@@ -129,19 +129,6 @@ class RegulatedRoad : public Road {
     return v1->FrontDistanceTo(*v2) > v2->FrontDistanceTo(*v1) ? v1 : v2;
   }
 
-  // is_conflict_possible(v1, v2, horizon=3, step=0.25): do the two
-  // predicted trajectories (constant speed along their routes) come close
-  // (spherical pre-check: np.linalg.norm > v1.LENGTH), with rectangles
-  // enlarged to 1.5 LENGTH x 0.9 WIDTH that intersect?
-  static bool IsConflictPossible(Vehicle& v1, Vehicle& v2, int horizon = 3,
-                                 double step = 0.25) {
-    const std::vector<double> times =
-        Arange(step, static_cast<double>(horizon), step);
-    const Trajectory first = v1.PredictTrajectoryConstantSpeed(times);
-    const Trajectory second = v2.PredictTrajectoryConstantSpeed(times);
-    return TrajectoriesConflict(v1, first, v2, second);
-  }
-
   // (positions, headings) of predict_trajectory_constant_speed.
   using Trajectory =
       decltype(std::declval<Vehicle&>().PredictTrajectoryConstantSpeed(

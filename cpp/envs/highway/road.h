@@ -252,42 +252,6 @@ class RoadNetwork {
     return {*next_id, GetLane({to, next_to, *next_id})->Distance(position)};
   }
 
-  // bfs_paths(start, goal): all routes from start to goal, breadth first
-  // (successors in sorted order). Python's generator first yields [] when
-  // start is not in the graph (and then fails): here {{}}.
-  std::vector<std::vector<std::string>> BfsPaths(
-      const std::string& start, const std::string& goal) const {
-    std::vector<std::vector<std::string>> paths;
-    std::vector<std::pair<std::string, std::vector<std::string>>> queue = {
-        {start, {start}}};
-    size_t head = 0;
-    while (head < queue.size()) {
-      const auto [node, path] = queue[head++];
-      const OrderedDict<LaneList>* to_dict = graph.Find(node);
-      if (to_dict == nullptr) {
-        paths.push_back({});
-        return paths;
-      }
-      std::vector<std::string> nexts;
-      for (const auto& [key, lanes] : *to_dict) {
-        if (std::find(path.begin(), path.end(), key) == path.end()) {
-          nexts.push_back(key);
-        }
-      }
-      std::sort(nexts.begin(), nexts.end());
-      for (const std::string& next : nexts) {
-        std::vector<std::string> next_path = path;
-        next_path.push_back(next);
-        if (next == goal) {
-          paths.push_back(next_path);
-        } else if (graph.Contains(next)) {
-          queue.emplace_back(next, next_path);
-        }
-      }
-    }
-    return paths;
-  }
-
   // shortest_path(start, goal): the first BFS path, or [].
   std::vector<std::string> ShortestPath(const std::string& start,
                                         const std::string& goal) const {
@@ -390,17 +354,6 @@ class RoadNetwork {
       }
     }
     return false;
-  }
-
-  // lanes_list(): every lane, in graph order.
-  LaneList LanesList() const {
-    LaneList out;
-    for (const auto& [from, tos] : graph) {
-      for (const auto& [to, ids] : tos) {
-        for (const auto& lane : ids) out.push_back(lane);
-      }
-    }
-    return out;
   }
 
   // lanes_dict(): {(from, to, i): lane}, in graph order.

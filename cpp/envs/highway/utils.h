@@ -471,16 +471,6 @@ inline double Clip(double x, double a, double b) {
   return std::isnan(t) ? t : (t < b ? t : b);
 }
 
-// np.argmin of a float64 sequence: the first minimum, or the first NaN.
-inline int64_t ArgMin(const std::vector<double>& values) {
-  int64_t best = 0;
-  for (int64_t i = 0; i < static_cast<int64_t>(values.size()); ++i) {
-    if (std::isnan(values[i])) return i;
-    if (values[i] < values[best]) best = i;
-  }
-  return best;
-}
-
 // np.arange(start, stop, step) of floats: length ceil((stop - start) / step),
 // values start + i * delta with delta = (start + step) - start (numpy's fill).
 inline std::vector<double> Arange(double start, double stop, double step) {
@@ -509,9 +499,6 @@ inline double Lmap(double v, const Interval& x, const Interval& y) {
   return y[0] + (v - x[0]) * (y[1] - y[0]) / (x[1] - x[0]);
 }
 
-// constrain(x, a, b) = np.clip(x, a, b)
-inline double Constrain(double x, double a, double b) { return Clip(x, a, b); }
-
 // not_zero(x, eps=1e-2)
 inline double NotZero(double x, double eps = 1e-2) {
   if (std::abs(x) > eps) return x;
@@ -538,17 +525,6 @@ inline bool PointInRotatedRectangle(const Vec2& point, const Vec2& center,
   const Vec2 ru = MatVec(r, point - center);
   return PointInRectangle(ru, {-length / 2, -width / 2},
                           {length / 2, width / 2});
-}
-
-// point_in_ellipse(point, center, angle, length, width):
-// np.sum(np.square(ru / [length, width])) < 1 (a two-term sum).
-inline bool PointInEllipse(const Vec2& point, const Vec2& center, double angle,
-                           double length, double width) {
-  const Mat2 r = RotationMatrix(angle);
-  const Vec2 ru = MatVec(r, point - center);
-  const double a = ru[0] / length;
-  const double b = ru[1] / width;
-  return a * a + b * b < 1;
 }
 
 // A rectangle as highway-env passes it: (center, length, width, angle).
@@ -715,36 +691,6 @@ inline std::vector<int64_t> NearSplit(
                             std::ceil(static_cast<double>(x) / *size_bins)));
   }
   return {};
-}
-
-// solve_trinom(a, b, c): the two roots, or None. `b**2` is written for the
-// one caller (distance_to_circle), where b is a 1x1 ndarray: b * b.
-inline std::optional<std::pair<double, double>> SolveTrinom(double a, double b,
-                                                            double c) {
-  const double delta = b * b - 4 * a * c;
-  if (delta >= 0) {
-    return std::make_pair((-b - std::sqrt(delta)) / (2 * a),
-                          (-b + std::sqrt(delta)) / (2 * a));
-  }
-  return std::nullopt;
-}
-
-// distance_to_circle(center, radius, direction) for column vectors (2, 1)
-// (the only shapes for which the Python runs; no task calls it):
-// a = ||direction / r||**2, b = -2 * center^T (direction / r**2),
-// c = ||center / r||**2 - 1.
-inline double DistanceToCircle(const Vec2& center, double radius,
-                               const Vec2& direction) {
-  const double a = Pow2(Norm(direction / radius));
-  const double r2 = radius * radius;
-  const double b = -2 * Dot(center, direction / r2);
-  const double c = Pow2(Norm(center / radius)) - 1;
-  const auto roots = SolveTrinom(a, b, c);
-  if (roots.has_value() && roots->first != 0 && roots->first > 0) {
-    return roots->first;
-  }
-  if (roots.has_value() && roots->second != 0 && roots->second > 0) return 0;
-  return std::numeric_limits<double>::infinity();
 }
 
 // distance_to_rect(line=(r, q), rect=[a, b, c, d]): the distance from r to

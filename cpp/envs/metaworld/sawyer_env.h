@@ -165,7 +165,6 @@ struct PyFloat {
         kind(k) {}
   static PyFloat F32(float value) { return {static_cast<double>(value), kF32}; }
   static PyFloat F64(double value) { return {value, kF64}; }
-  bool IsF32() const { return kind == kF32; }
 };
 
 inline PyFloat::Kind PyResultKind(const PyFloat& a, const PyFloat& b) {

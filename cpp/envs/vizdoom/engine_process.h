@@ -83,8 +83,6 @@ class EngineDir {
   const std::string& Path() const { return path_; }
   std::string LauncherLink() const { return path_ + "/vizdoom_launcher"; }
   std::string IniPath() const { return path_ + "/_vizdoom.ini"; }
-  // The launcher's pid once it started, else 0.
-  pid_t LauncherPid() const { return ReadPid(path_); }
   bool Collided() const {
     return std::filesystem::exists(path_ + "/collision");
   }

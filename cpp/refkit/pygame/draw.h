@@ -74,14 +74,6 @@ struct Color {
   uint8_t r, g, b;
 };
 
-// A color given as Python floats (e.g. CarRacing's randomized bg_color, an
-// np.random uniform array): pygame truncates each channel, like int(v).
-inline Color TruncColor(double r, double g, double b) {
-  return Color{static_cast<uint8_t>(static_cast<int>(r)),
-               static_cast<uint8_t>(static_cast<int>(g)),
-               static_cast<uint8_t>(static_cast<int>(b))};
-}
-
 struct Point {
   double x, y;
 };

@@ -64,10 +64,4 @@ class Rotation {
   double sin_ = 0.0, cos_ = 1.0;
 };
 
-// Vector2((x, y)).rotate_rad(angle).
-inline Vector2 RotateRad(Vector2 v, double angle,
-                         double epsilon = kVectorEpsilon) {
-  return Rotation(angle, epsilon).Apply(v);
-}
-
 }  // namespace envpool_lite::pygame_math
