@@ -14,7 +14,7 @@ import envpool_lite
 from envpool_lite import _core, families
 
 ROOT = Path(__file__).resolve().parents[1]
-GENERIC = ["spec.py", "pool.py", "gymnasium_api.py", "gym_api.py", "dm_api.py", "multiagent.py"] + [
+GENERIC = ["options.py", "spec.py", "pool.py", "gymnasium_api.py", "gym_api.py", "dm_api.py", "multiagent.py"] + [
     f"distributed/{p.name}" for p in sorted((ROOT / "python" / "envpool_lite" / "distributed").glob("*.py"))
 ]
 # The families in the tree: every folder of cpp/envs with a registration.cc.
