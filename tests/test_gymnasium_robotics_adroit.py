@@ -1,5 +1,5 @@
 """Adroit (gymnasium-robotics 1.4.2's adroit_hand): every id aligned step by
-step with gymnasium-robotics' own env (tests/gr_alignment.py), through
+step with gymnasium-robotics' own env (tests/gymnasium_robotics_alignment.py), through
 resets, in sync and async pools, with out-of-range actions (clipped as the
 reference clips them) and with the success the pen task reaches; spaces;
 bad input."""
@@ -12,7 +12,7 @@ import pytest
 import envpool_lite
 
 pytest.importorskip("gymnasium_robotics")
-from gr_alignment import reference_env, run_aligned  # noqa: E402
+from gymnasium_robotics_alignment import reference_env, run_aligned  # noqa: E402
 
 pytestmark = [pytest.mark.skipif(not envpool_lite._core.MUJOCO_VERSION, reason="built without MuJoCo")]
 

@@ -1,5 +1,5 @@
 """Fetch (gymnasium-robotics 1.4.2): every id aligned step by step with
-gymnasium-robotics' own env (tests/gr_alignment.py), in sync and async
+gymnasium-robotics' own env (tests/gymnasium_robotics_alignment.py), in sync and async
 pools; the goal functions HER calls against the reference's; bad input."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import envpool_lite
 from envpool_lite.families import gymnasium_robotics as gr
 
 pytest.importorskip("gymnasium_robotics")
-from gr_alignment import reference_env, run_aligned  # noqa: E402
+from gymnasium_robotics_alignment import reference_env, run_aligned  # noqa: E402
 
 pytestmark = [pytest.mark.skipif(not envpool_lite._core.MUJOCO_VERSION, reason="built without MuJoCo")]
 

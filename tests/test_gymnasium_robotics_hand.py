@@ -1,5 +1,5 @@
 """Shadow Hand (gymnasium-robotics 1.4.2): every id aligned step by step with
-gymnasium-robotics' own env (tests/gr_alignment.py) through goal
+gymnasium-robotics' own env (tests/gymnasium_robotics_alignment.py) through goal
 resampling, episode ends and auto-resets, in sync and async pools; the
 options of its constructors; the goal functions HER calls against the
 reference's; bad input."""
@@ -14,7 +14,7 @@ from envpool_lite.families import gymnasium_robotics as gr
 from envpool_lite.spec import make_spec
 
 pytest.importorskip("gymnasium_robotics")
-from gr_alignment import reference_env, run_aligned  # noqa: E402
+from gymnasium_robotics_alignment import reference_env, run_aligned  # noqa: E402
 
 pytestmark = [pytest.mark.skipif(not envpool_lite._core.MUJOCO_VERSION, reason="built without MuJoCo")]
 

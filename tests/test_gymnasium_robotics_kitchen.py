@@ -21,7 +21,7 @@ import pytest
 import envpool_lite
 
 pytest.importorskip("gymnasium_robotics")
-from gr_alignment import reference_env  # noqa: E402
+from gymnasium_robotics_alignment import reference_env  # noqa: E402
 
 pytestmark = [pytest.mark.skipif(not envpool_lite._core.MUJOCO_VERSION, reason="built without MuJoCo")]
 
@@ -54,7 +54,7 @@ def assert_info_equal(info: dict, ref_info: dict, row: int, where: str) -> None:
 def run_kitchen(steps: int, num_envs: int = 2, batch_size: int | None = None, seed: int = 5, max_episode_steps: int | None = None, policy: Any = None, **options: Any) -> dict[str, Any]:
     """Steps a pool and num_envs reference envs with the same actions
     (uniform, or policy(observation row, episode step)'s), comparing every
-    field with ==, through auto-resets (as tests/gr_alignment.run_aligned)."""
+    field with ==, through auto-resets (as tests/gymnasium_robotics_alignment.run_aligned)."""
     kwargs = dict(options)
     if max_episode_steps is not None:
         kwargs["max_episode_steps"] = max_episode_steps

@@ -1,5 +1,5 @@
 """PointMaze and AntMaze (gymnasium-robotics 1.4.2): every id aligned step by
-step with gymnasium-robotics' own env (tests/gr_alignment.py), in sync and
+step with gymnasium-robotics' own env (tests/gymnasium_robotics_alignment.py), in sync and
 async pools, through goal resampling (continuing_task, reset_target),
 terminations and auto-resets, on its maps and on custom ones; the Ant's
 options passed through; the goal functions HER calls against the
@@ -15,7 +15,7 @@ import envpool_lite
 from envpool_lite.families.gymnasium_robotics import maze as maze_family
 
 pytest.importorskip("gymnasium_robotics")
-from gr_alignment import assert_info_equal, assert_obs_equal, reference_env, run_aligned  # noqa: E402
+from gymnasium_robotics_alignment import assert_info_equal, assert_obs_equal, reference_env, run_aligned  # noqa: E402
 
 pytestmark = [pytest.mark.skipif(not envpool_lite._core.MUJOCO_VERSION, reason="built without MuJoCo")]
 

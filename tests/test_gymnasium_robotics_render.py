@@ -12,7 +12,7 @@ import envpool_lite
 from envpool_lite.refkit import mujoco_lib as mj
 
 pytest.importorskip("gymnasium_robotics")
-from gr_alignment import reference_env  # noqa: E402
+from gymnasium_robotics_alignment import reference_env  # noqa: E402
 
 from envpool_lite.families.gymnasium_robotics import reference_id  # noqa: E402
 

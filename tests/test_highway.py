@@ -1,6 +1,6 @@
 """highway-env: highway-v0 and highway-fast-v0 (and EnvPool's names for
 them) bit-exact with highway-env 1.12.1, through crashes, time limits and
-auto-resets (tests/hw_alignment.py says what is compared), on the default
+auto-resets (tests/highway_alignment.py says what is compared), on the default
 config and on a sample of other observation types, action types and config
 values; and the family's options: highway-env's nested config dict, and bad
 input.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scope
-from hw_alignment import run
+from highway_alignment import run
 
 import envpool_lite
 

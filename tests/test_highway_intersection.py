@@ -22,7 +22,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
-from hw_alignment import ORACLE, assert_frames_equal, assert_info_equal, assert_obs_equal, load_reference, make_reference, reference_action
+from highway_alignment import ORACLE, assert_frames_equal, assert_info_equal, assert_obs_equal, load_reference, make_reference, reference_action
 
 import envpool_lite
 
@@ -70,7 +70,7 @@ def _assert_agents_info(info, row, ref_info, what):
 
 
 def run(task, config=None, *, num_envs=2, steps=30, seed=3, policy_seed=0, actions=None, render=False):
-    """hw_alignment.run for these tasks: also the per-agent info, and the
+    """highway_alignment.run for these tasks: also the per-agent info, and the
     MultiAgentWrapper's tuples (see the module docstring). With ``render``,
     the pictures of every env after every step too."""
     kwargs = {} if config is None else {"config": config}

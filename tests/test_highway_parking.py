@@ -2,7 +2,7 @@
 parking-ActionRepeat-v0, parking-parked-v0, lane-keeping-v0 and EnvPool's
 names for them (Parking-v0, ParkingActionRepeat-v0, ParkingParked-v0,
 LaneKeeping-v0), bit-exact with highway-env 1.12.1 through crashes,
-successes, time limits and auto-resets (tests/hw_alignment.py says what is
+successes, time limits and auto-resets (tests/highway_alignment.py says what is
 compared), on the default config and on a sample of other config values,
 observation types and action types; and parking's compute_reward, which the
 pool offers in Python (HER relabelling), equal to highway-env's on a
@@ -12,7 +12,7 @@ highway-env's parking-ActionRepeat-v0 and parking-parked-v0 take no config
 (their __init__ has no argument): the reference is made without one and
 configured with ``env.unwrapped.configure`` before its first seeded reset.
 lane-keeping-v0's step returns an empty info (its own step()): its steps are
-compared here without hw_alignment's info check (the pool's info still has
+compared here without highway_alignment's info check (the pool's info still has
 the vehicle's speed, checked against the reference's vehicle).
 """
 
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import warnings
 
-import hw_alignment
+import highway_alignment
 import numpy as np
 import pytest
-from hw_alignment import assert_info_equal, assert_obs_equal, load_reference, reference_action, run, sample_actions
+from highway_alignment import assert_info_equal, assert_obs_equal, load_reference, reference_action, run, sample_actions
 
 import envpool_lite
 
@@ -34,9 +34,9 @@ NO_CONFIG = ("parking-ActionRepeat-v0", "parking-parked-v0")
 
 @pytest.fixture(autouse=True)
 def reference_ids(monkeypatch):
-    """hw_alignment's reference under highway-env's id for EnvPool's names,
+    """highway_alignment's reference under highway-env's id for EnvPool's names,
     and configured after make for the ids whose __init__ takes no config."""
-    make = hw_alignment.make_reference
+    make = highway_alignment.make_reference
 
     def make_reference(task, config=None, **kwargs):
         task = ALIASES.get(task, task)
@@ -52,7 +52,7 @@ def reference_ids(monkeypatch):
             env.unwrapped.configure(config)
         return env
 
-    monkeypatch.setattr(hw_alignment, "make_reference", make_reference)
+    monkeypatch.setattr(highway_alignment, "make_reference", make_reference)
 
 
 # ------------------------------------------------------------------ parking ---
@@ -113,7 +113,7 @@ def test_parking_compute_reward(task):
     config = {"reward_weights": [1, 0.5, 0.1, 0.2, 0.03, 0.04]} if task == "parking-v0" else None
     kwargs = {} if config is None else {"config": config}
     env = envpool_lite.make_gymnasium(task, num_envs=3, seed=5, **kwargs)
-    ref = hw_alignment.make_reference(task, config).unwrapped
+    ref = highway_alignment.make_reference(task, config).unwrapped
     rng = np.random.default_rng(1)
     try:
         env.reset()
@@ -153,7 +153,7 @@ def test_parking_spaces():
 
 
 def run_lane_keeping(task, config=None, *, num_envs=2, steps=40, seed=3, max_episode_steps=None):
-    """hw_alignment.run's loop for lane-keeping-v0, whose step info is empty
+    """highway_alignment.run's loop for lane-keeping-v0, whose step info is empty
     in highway-env; returns the number of truncations."""
     load_reference()
     kwargs = {} if config is None else {"config": config}
@@ -161,7 +161,7 @@ def run_lane_keeping(task, config=None, *, num_envs=2, steps=40, seed=3, max_epi
     if max_episode_steps is not None:
         kwargs["max_episode_steps"] = ref_kwargs["max_episode_steps"] = max_episode_steps
     env = envpool_lite.make_gymnasium(task, num_envs=num_envs, seed=seed, **kwargs)
-    refs = [hw_alignment.make_reference(task, config, **ref_kwargs) for _ in range(num_envs)]
+    refs = [highway_alignment.make_reference(task, config, **ref_kwargs) for _ in range(num_envs)]
     rng = np.random.default_rng(0)
     truncated = 0
     try:

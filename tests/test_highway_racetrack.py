@@ -1,5 +1,5 @@
 """highway-env 1.12.1's racetrack tasks (cpp/envs/highway/racetrack_env.h)
-against highway-env itself, step by step with ``==`` (tests/hw_alignment.py).
+against highway-env itself, step by step with ``==`` (tests/highway_alignment.py).
 
 Covered: every id (racetrack-v0/v1, racetrack-large-v0/v1,
 racetrack-oval-v0/v1) with its default config, driven by a noisy
@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 import pytest
-from hw_alignment import load_reference, make_reference, run
+from highway_alignment import load_reference, make_reference, run
 
 import envpool_lite
 
@@ -40,23 +40,23 @@ IDS = ("racetrack-v0", "racetrack-v1", "racetrack-large-v0", "racetrack-large-v1
 class SteeringPolicy:
     """A lane-following steering action (ContinuousAction, lateral only)
     for each reference env, with uniform noise: the references are captured
-    as hw_alignment.run makes them. ``noise``: its amplitude, env by env
+    as highway_alignment.run makes them. ``noise``: its amplitude, env by env
     (a small one keeps to the track, a large one runs off it)."""
 
     def __init__(self, monkeypatch, noise: tuple[float, ...], seed: int = 0):
-        import hw_alignment
+        import highway_alignment
 
         self.refs = []
         self.noise = noise
         self.rng = np.random.default_rng(seed)
-        make = hw_alignment.make_reference
+        make = highway_alignment.make_reference
 
         def capture(task, config=None, **kwargs):
             ref = make(task, config, **kwargs)
             self.refs.append(ref)
             return ref
 
-        monkeypatch.setattr(hw_alignment, "make_reference", capture)
+        monkeypatch.setattr(highway_alignment, "make_reference", capture)
 
     def steer(self, env) -> float:
         v = env.vehicle

@@ -5,7 +5,7 @@ TimeLimit), u-turn-v0, u-turn-v1, exit-v0 and exit-v1, and EnvPool's names
 Merge-v0, Roundabout-v0, TwoWay-v0, UTurn-v0 and Exit-v0.
 
 Every id runs beside highway-env through crashes, arrivals (merge's end of
-the ramp), time limits and auto-resets (tests/hw_alignment.py says what is
+the ramp), time limits and auto-resets (tests/highway_alignment.py says what is
 compared: every observation, reward, terminated, truncated and info field,
 with ==); exit's goal (the exit lane and ramp) on a scripted policy;
 then a sample of non-default configs: other observation types
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hw_alignment import run
+from highway_alignment import run
 
 import envpool_lite
 

@@ -1,5 +1,5 @@
 """The metaworld family itself: reach-v3 aligned with metaworld 3.1.1 on
-mujoco 3.3.0 (tests/mw_alignment.py), sync and async; two MuJoCo versions
+mujoco 3.3.0 (tests/metaworld_alignment.py), sync and async; two MuJoCo versions
 in one process; the ids; options and errors. Each task's alignment is in
 tests/test_metaworld_<part>.py."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mw_alignment import require_task, run_aligned
+from metaworld_alignment import require_task, run_aligned
 
 import envpool_lite
 from envpool_lite import families

@@ -1,12 +1,12 @@
 """Meta-World's articulated tasks (doors, locks, drawers, faucets, windows,
 the lever and the dial) aligned step by step with metaworld 3.1.1 on mujoco
-3.3.0 (tests/mw_alignment.py): every observation element, reward and info
+3.3.0 (tests/metaworld_alignment.py): every observation element, reward and info
 field ==, through time-limit resets, with both reward_function_versions."""
 
 from __future__ import annotations
 
 import pytest
-from mw_alignment import run_aligned
+from metaworld_alignment import run_aligned
 
 TASKS = [
     "door-open-v3",

@@ -2,7 +2,7 @@
 MT1, MT10, MT25, MT50, ML1, ML10, ML25, ML45 (train and test) and the
 one-goal envs (goal_observable, goal_hidden), step by
 step against metaworld 3.1.1's own vector envs on mujoco 3.3.0
-(tests/mw_alignment.py run_benchmark_aligned): env i of a pool is sub-env
+(tests/metaworld_alignment.py run_benchmark_aligned): env i of a pool is sub-env
 i mod B of metaworld's vector env seeded seed + i - (i mod B), every
 observation element (goals, hidden goals, one-hot task ids), reward, flag and
 info field ==, through time-limit resets, successes and task sampling."""
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scope
-from mw_alignment import require_task, run_benchmark_aligned
+from metaworld_alignment import require_task, run_benchmark_aligned
 
 import envpool_lite
 

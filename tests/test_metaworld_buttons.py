@@ -1,12 +1,12 @@
 """Meta-World's button, coffee machine and handle tasks (cpp/envs/metaworld/
 button_press.h, coffee.h, handle.h) step by step against metaworld 3.1.1 on
-mujoco 3.3.0 (tests/mw_alignment.py): every observation element, reward and
+mujoco 3.3.0 (tests/metaworld_alignment.py): every observation element, reward and
 info field equal, through time-limit resets (each env's goal drawn again)."""
 
 from __future__ import annotations
 
 import pytest
-from mw_alignment import run_aligned
+from metaworld_alignment import run_aligned
 
 TASKS = [
     "button-press-topdown-v3",

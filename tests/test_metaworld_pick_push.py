@@ -1,14 +1,14 @@
 """Meta-World's pick and push tasks (cpp/envs/metaworld/push.h,
 pick_place.h, pick_out_of_hole.h, reach_wall.h, shelf_place.h,
 bin_picking.h, hand_insert.h) step by step against metaworld 3.1.1 on mujoco
-3.3.0 (tests/mw_alignment.py): every observation element, reward and info
+3.3.0 (tests/metaworld_alignment.py): every observation element, reward and info
 field ==, through time-limit resets (each env's goal drawn again), with both
 reward_function_versions."""
 
 from __future__ import annotations
 
 import pytest
-from mw_alignment import run_aligned
+from metaworld_alignment import run_aligned
 
 TASKS = [
     "push-v3",

@@ -1,5 +1,5 @@
 """The reference side of the metaworld family's alignment (tests/
-mw_reference.py, run by tests/mw_alignment.py in a subprocess on metaworld
+metaworld_reference.py, run by tests/metaworld_alignment.py in a subprocess on metaworld
 3.1.1 and mujoco 3.3.0 from build/compat/metaworld_oracle), alone: shapes,
 resets after each time limit, the info keys of the env and of its
 wrappers."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mw_alignment import run_reference
+from metaworld_alignment import run_reference
 
 ENV_INFO = {"success", "near_object", "grasp_success", "grasp_reward", "in_place_reward", "obj_to_target", "unscaled_reward"}
 SEEDS = [7, 8]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mw_alignment import require_task, run_render_aligned
+from metaworld_alignment import require_task, run_render_aligned
 
 import envpool_lite
 

@@ -1,13 +1,13 @@
 """Meta-World's sliding tasks (plate-slide and its side, back and back-side
 variants, sweep-into, sweep, soccer, stick-push, stick-pull) aligned step by
-step with metaworld 3.1.1 on mujoco 3.3.0 (tests/mw_alignment.py): every
+step with metaworld 3.1.1 on mujoco 3.3.0 (tests/metaworld_alignment.py): every
 observation element, reward and info field ==, through time-limit resets,
 with both reward_function_versions."""
 
 from __future__ import annotations
 
 import pytest
-from mw_alignment import run_aligned
+from metaworld_alignment import run_aligned
 
 TASKS = [
     "plate-slide-v3",

@@ -1,13 +1,13 @@
 """Meta-World's tools tasks (assembly, disassemble, peg-insert-side,
 peg-unplug-side, hammer, basketball, box-close) aligned step by step with
-metaworld 3.1.1 on mujoco 3.3.0 (tests/mw_alignment.py): every observation
+metaworld 3.1.1 on mujoco 3.3.0 (tests/metaworld_alignment.py): every observation
 element, reward and info field ==, through time-limit resets, with both
 reward_function_versions."""
 
 from __future__ import annotations
 
 import pytest
-from mw_alignment import run_aligned
+from metaworld_alignment import run_aligned
 
 TASKS = [
     "assembly-v3",

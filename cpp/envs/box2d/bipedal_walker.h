@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/box2d/envpool_state.h"
+#include "envs/box2d/envpool_alignment_state.h"
 #include "refkit/numpy/random.h"
 #include "refkit/pygame/draw.h"
 
@@ -183,7 +183,7 @@ class BipedalWalkerEnv : public Env {
 
   void Render(uint8_t* rgb) override;
 
-  // EnvPool's state (envpool_state.h), its layout: self.terrain's edges
+  // EnvPool's state (envpool_alignment_state.h), its layout: self.terrain's edges
   // (path2) and polygons then the four legs (path4), the hull (path5), in
   // pixels; the clouds (world units); the hull's, legs' and joints' states;
   // ground contact, prev_shaping, game_over, the initial force, scroll.

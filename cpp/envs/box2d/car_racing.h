@@ -41,7 +41,7 @@
 
 #include "core/env.h"
 #include "envs/box2d/car_dynamics.h"
-#include "envs/box2d/envpool_state.h"
+#include "envs/box2d/envpool_alignment_state.h"
 #include "refkit/numpy/random.h"
 #include "refkit/pygame/draw.h"
 #include "refkit/pygame/math.h"
@@ -338,7 +338,7 @@ class CarRacingEnv : public Env {
     video_.CopyTo(rgb);
   }
 
-  // EnvPool's state (envpool_state.h): the track (alpha, beta, x, y), the
+  // EnvPool's state (envpool_alignment_state.h): the track (alpha, beta, x, y), the
   // road polygons with their colors (the tiles' current ones), the car's
   // bodies (hull, wheels) and wheels (gas, brake, steer, phase, omega),
   // fuel (always 0), rewards, time, the lap flag and the visited tiles.

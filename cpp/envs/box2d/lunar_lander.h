@@ -36,7 +36,7 @@
 #include <string>
 
 #include "core/env.h"
-#include "envs/box2d/envpool_state.h"
+#include "envs/box2d/envpool_alignment_state.h"
 #include "refkit/numpy/random.h"
 #include "refkit/pygame/draw.h"
 
@@ -278,7 +278,7 @@ class LunarLanderEnv : public Env {
     for (int i = 0; i < 8; ++i) obs[i] = static_cast<float>(state_[i]);
   }
 
-  // EnvPool's state (envpool_state.h): sky_polys, the lander's and legs'
+  // EnvPool's state (envpool_alignment_state.h): sky_polys, the lander's and legs'
   // body states, the legs' ground contact, game_over, prev_shaping, the
   // initial force and the last step's two dispersion draws (before / SCALE).
   DebugState Debug() const override {

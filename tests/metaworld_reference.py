@@ -1,10 +1,10 @@
 """Meta-World's own envs, stepped through given actions: the reference side of
-tests/mw_alignment.py, run in a subprocess with
+tests/metaworld_alignment.py, run in a subprocess with
 PYTHONPATH=build/compat/metaworld_oracle (metaworld 3.1.1 on the mujoco it
 pins, 3.3.0, which shadows the venv's; numpy, scipy and gymnasium are the
 venv's own).
 
-    python tests/mw_reference.py request.npz result.npz
+    python tests/metaworld_reference.py request.npz result.npz
 
 request.npz: env_name (str), seeds (int64 [n]), max_episode_steps (int64,
 -1 for metaworld's default), reward_function_version (str: "v2" or "v1"),
@@ -277,5 +277,5 @@ def _dist_version(name: str) -> str:
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:
-        sys.exit("usage: python tests/mw_reference.py request.npz result.npz")
+        sys.exit("usage: python tests/metaworld_reference.py request.npz result.npz")
     main(sys.argv[1], sys.argv[2])

@@ -4,7 +4,7 @@ The reference runs on the mujoco metaworld pins (3.3.0), which cannot share
 the venv with the mujoco the other families need (3.17.0): scripts/
 setup_compat.sh installs metaworld and that mujoco into
 build/compat/metaworld_oracle (tests/compat/metaworld_oracle.txt), and
-tests/mw_reference.py steps the reference envs in a subprocess with that
+tests/metaworld_reference.py steps the reference envs in a subprocess with that
 folder first on its path (numpy, scipy and gymnasium stay the venv's own).
 
 The reference of env i of a pool seeded s is `metaworld.make_mt_envs(task_id,
@@ -45,7 +45,7 @@ import envpool_lite
 
 ROOT = Path(__file__).resolve().parents[1]
 ORACLE = COMPAT / "metaworld_oracle"
-SCRIPT = Path(__file__).resolve().with_name("mw_reference.py")
+SCRIPT = Path(__file__).resolve().with_name("metaworld_reference.py")
 # The pool's info fields that the reference has not.
 POOL_INFO = {"env_id", "elapsed_step", "players"}
 OBS_SIZE = 39
@@ -81,14 +81,14 @@ def run_reference(
     render_kwargs: dict[str, Any] | None = None,
     render_rows: Sequence[int] = (),
 ) -> dict[str, Any]:
-    """Runs tests/mw_reference.py: env i is metaworld.make_mt_envs(env_name,
+    """Runs tests/metaworld_reference.py: env i is metaworld.make_mt_envs(env_name,
     seed=seeds[i], ...) stepped through actions_per_env[i] (float32 [T_i, 4]),
     reset without a seed after each episode end (that row's action unused).
     Returns {"envs": [one dict per env: first_obs, first_rand_vec, obs,
     reward, reward_type, terminated, truncated, is_reset, elapsed, rand_vec,
     info (key: float64 [T_i]), info_type (key: str [T_i])], "env_info_keys",
     "wrapper_info_keys", "reset_info_keys", "versions", "make_seconds",
-    "step_seconds"} (see tests/mw_reference.py). Raises RuntimeError with the
+    "step_seconds"} (see tests/metaworld_reference.py). Raises RuntimeError with the
     subprocess's stderr when it fails. With benchmark (a benchmark id), env i
     is instead sub-env positions[i] of metaworld's vector env of benchmark
     seeded seeds[i], made with benchmark_kwargs."""
@@ -109,7 +109,7 @@ def run_reference(
     for i, actions in enumerate(actions_per_env):
         actions = np.asarray(actions, dtype=np.float32).reshape(-1, ACTION_SIZE)
         request[f"actions_{i}"] = actions
-    with tempfile.TemporaryDirectory(prefix="mw_reference_") as tmp:
+    with tempfile.TemporaryDirectory(prefix="metaworld_reference_") as tmp:
         request_path, result_path = Path(tmp) / "request.npz", Path(tmp) / "result.npz"
         np.savez(request_path, **request)
         env = {**os.environ, "PYTHONPATH": str(ORACLE), "PYTHONWARNINGS": "ignore"}
