@@ -183,8 +183,8 @@ class BipedalWalkerEnv : public Env {
 
   void Render(uint8_t* rgb) override;
 
-  // EnvPool's state (envpool_alignment_state.h), its layout: self.terrain's edges
-  // (path2) and polygons then the four legs (path4), the hull (path5), in
+  // EnvPool's state (envpool_alignment_state.h), its layout: self.terrain's
+  // edges (path2) and polygons then the four legs (path4), the hull (path5), in
   // pixels; the clouds (world units); the hull's, legs' and joints' states;
   // ground contact, prev_shaping, game_over, the initial force, scroll.
   DebugState Debug() const override {

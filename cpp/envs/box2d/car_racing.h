@@ -338,8 +338,8 @@ class CarRacingEnv : public Env {
     video_.CopyTo(rgb);
   }
 
-  // EnvPool's state (envpool_alignment_state.h): the track (alpha, beta, x, y), the
-  // road polygons with their colors (the tiles' current ones), the car's
+  // EnvPool's state (envpool_alignment_state.h): the track (alpha, beta, x, y),
+  // the road polygons with their colors (the tiles' current ones), the car's
   // bodies (hull, wheels) and wheels (gas, brake, steer, phase, omega),
   // fuel (always 0), rewards, time, the lap flag and the visited tiles.
   DebugState Debug() const override {

@@ -278,8 +278,8 @@ class LunarLanderEnv : public Env {
     for (int i = 0; i < 8; ++i) obs[i] = static_cast<float>(state_[i]);
   }
 
-  // EnvPool's state (envpool_alignment_state.h): sky_polys, the lander's and legs'
-  // body states, the legs' ground contact, game_over, prev_shaping, the
+  // EnvPool's state (envpool_alignment_state.h): sky_polys, the lander's and
+  // legs' body states, the legs' ground contact, game_over, prev_shaping, the
   // initial force and the last step's two dispersion draws (before / SCALE).
   DebugState Debug() const override {
     namespace bs = box2d_state;
