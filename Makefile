@@ -52,8 +52,9 @@ test-compat:
 
 # Code habits (CI runs this before `make test`): ruff's lint and format check
 # on the Python, mypy on the package, mypy's stubtest (every name of the
-# _core.pyi stub is in the built extension and the other way round; pybind11's
-# functions carry no signature it can read), clang-format on the C++, and the
+# _core.pyi and _testing.pyi stubs is in the built extensions and the other
+# way round; pybind11's functions carry no signature it can read),
+# clang-format on the C++, and the
 # house's layers (scripts/check_layers.py: no import or include cycle, no
 # upward arrow, no family reaching into another; docs/architecture.md). The
 # versions are pinned in pyproject.toml's [lint] extra.
@@ -63,7 +64,7 @@ lint: setup
 	.venv/bin/ruff check $(PY_SOURCES)
 	.venv/bin/ruff format --check $(PY_SOURCES)
 	.venv/bin/mypy
-	.venv/bin/python -m mypy.stubtest envpool_lite._core --allowlist python/envpool_lite/_core_stubtest_allowlist.txt --mypy-config-file pyproject.toml
+	.venv/bin/python -m mypy.stubtest envpool_lite._core envpool_lite._testing --allowlist python/envpool_lite/_core_stubtest_allowlist.txt --mypy-config-file pyproject.toml
 	.venv/bin/clang-format --dry-run -Werror $(CPP_SOURCES)
 	.venv/bin/python scripts/check_layers.py
 	@echo "lint: clean"

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 cv2 = pytest.importorskip("cv2")
-from envpool_lite._core import _testing as kernels  # noqa: E402
+from envpool_lite import _testing as kernels  # noqa: E402
 
 # (src_h, src_w) -> (dst_h, dst_w): EnvPool's default 84x84, a non-integer
 # 42x42, the integer factor 2 (OpenCV's block-mean path), the identity, and

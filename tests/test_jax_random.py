@@ -19,7 +19,7 @@ import pytest
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
-from envpool_lite._core import _testing as kernels  # noqa: E402
+from envpool_lite import _testing as kernels  # noqa: E402
 
 if jax.config.jax_enable_x64 or not jax.config.jax_threefry_partitionable or jax.config.jax_default_prng_impl != "threefry2x32":
     pytest.skip("refkit/jax/random.h reproduces jax's defaults (x64 off, partitionable threefry2x32)", allow_module_level=True)

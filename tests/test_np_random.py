@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envpool_lite._core import _testing as kernels
+from envpool_lite import _testing as kernels
 
 SEEDS = [0, 1, 42, 2**31 - 1, 2**32 - 1]
 

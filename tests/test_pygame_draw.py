@@ -29,7 +29,7 @@ import pytest  # noqa: E402
 pygame = pytest.importorskip("pygame")
 from pygame import gfxdraw  # noqa: E402
 
-from envpool_lite._core import _testing as kernels  # noqa: E402
+from envpool_lite import _testing as kernels  # noqa: E402
 
 # ---------------------------------------------------------------- helpers
 

@@ -12,7 +12,6 @@
 //   xla_pools.h      xla(): the pool registry and copies of the XLA bridge
 //   py_env_pool.h    EnvPool, the Python-facing pool class
 //   render_resize.h  resize_images(), render()'s resize
-//   testing.cc       the _testing submodule's kernels
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -149,13 +148,4 @@ PYBIND11_MODULE(_core, m) {
       "xla_bridge", [] { return reinterpret_cast<uintptr_t>(&kXlaBridge); },
       "The address of the C table (cpp/xla/xla_bridge.h) that xla()'s FFI "
       "handlers call.");
-
-  // --- kernels for tests ---
-  {
-    void RegisterTestingKernels(py::module_ t);  // cpp/bindings/testing.cc
-    RegisterTestingKernels(m.def_submodule(
-        "_testing",
-        "Atari image kernels (resize, max-pool, HWC->CHW), for tests"));
-  }
-  // --- end kernels for tests ---
 }

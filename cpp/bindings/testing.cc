@@ -1,4 +1,4 @@
-// envpool_lite._core._testing: the Atari image kernels
+// envpool_lite._testing: the Atari image kernels
 // (cpp/refkit/cv2/image.h) callable from Python, for the tests that
 // compare them with OpenCV and numpy, and a C++-timed resize benchmark;
 // numpy's random streams as the envs draw them (cpp/refkit/numpy/random.h,
@@ -531,8 +531,12 @@ U8Array PygameBlit(const py::array& dst_img, const py::array& src_img, int x,
 
 }  // namespace
 
-// Called from PYBIND11_MODULE in module.cc on the `_testing` submodule.
-void RegisterTestingKernels(py::module_ t) {
+PYBIND11_MODULE(_testing, t) {
+  t.doc() =
+      "Kernels of envpool_lite's C++ for the tests that compare them with "
+      "their references (cpp/bindings/testing.cc): cv2's resize and the "
+      "Atari image kernels, numpy's random streams, jax.random, pygame's "
+      "drawing. A module of its own: envpool_lite._core does not carry them.";
   t.def("resize", &Resize, py::arg("img"), py::arg("height"), py::arg("width"),
         py::arg("area"),
         "cv2.resize(img, (width, height), interpolation=INTER_AREA if area "
