@@ -54,6 +54,16 @@ GAMES = {
     "plunder": (4000, [0, 1]),
     "starpilot": (1000, [0, 1, 2]),
 }
+# Jumper's memory levels last 2000 steps (procgen's own, measured: the
+# no-op action, every game and mode whose levels can time out).
+MODE_TIMEOUTS = {("jumper", 10): 2000}
+
+
+def timeout_of(game, mode):
+    """A level's timeout in a mode, as procgen times it out."""
+    return MODE_TIMEOUTS.get((game, mode), GAMES[game][0])
+
+
 MODE_NAMES = {0: "easy", 1: "hard", 2: "extreme", 10: "memory", 20: "exploration"}
 TASKS = {f"{g.capitalize()}{MODE_NAMES[m].capitalize()}-v0": (g, m) for g, (_, modes) in GAMES.items() for m in modes}
 RIGHT, RIGHT_UP = 7, 8  # procgen's combos: ("RIGHT",), ("RIGHT", "UP")
@@ -157,7 +167,7 @@ def run(cls, task, *, num_envs=2, batch_size=None, steps=200, seed=11, policy=No
     every field at every step (steps: batches received); returns counts of
     how episodes ended. batch_size < num_envs: async, send/recv."""
     game, mode = TASKS[task]
-    timeout = GAMES[game][0]
+    timeout = timeout_of(game, mode)
     kwargs = dict(options)
     if max_episode_steps is not None:
         kwargs["max_episode_steps"] = max_episode_steps
@@ -233,12 +243,12 @@ def run(cls, task, *, num_envs=2, batch_size=None, steps=200, seed=11, policy=No
 
 
 def test_task_ids():
-    """The 50 ids EnvPool registers, with each game's timeout as
+    """The 50 ids EnvPool registers, with each game's timeout in its mode as
     max_episode_steps, procgen's observation and its 15 actions."""
     assert sorted(envpool_lite.families.task_ids("procgen")) == sorted(TASKS)
     for task, (game, mode) in TASKS.items():
         spec = envpool_lite.make_spec(task)
-        assert spec.config["max_episode_steps"] == GAMES[game][0]
+        assert spec.config["max_episode_steps"] == timeout_of(game, mode)
         assert spec.config["distribution_mode"] == mode
         assert spec.observation_space.shape == (64, 64, 3) and spec.observation_space.dtype == np.uint8
         assert spec.action_space.n == 15
@@ -261,6 +271,10 @@ def test_endings(ProcgenGym3Env):
     # Standing still in a maze: the level times out at 500 steps.
     stats = run(ProcgenGym3Env, "MazeHard-v0", num_envs=2, steps=1010, policy=lambda n: np.full(n, 4, np.int32))
     assert stats["timeout"] == 4, stats
+    # Jumper's memory levels time out at 2000 steps, not the game's 1000:
+    # the pool's default limit must not end them first.
+    stats = run(ProcgenGym3Env, "JumperMemory-v0", num_envs=1, steps=2002, policy=lambda n: np.full(n, 4, np.int32))
+    assert stats["timeout"] == 1 and stats["steps"] == 2001, stats
 
 
 def test_sequential_levels(ProcgenGym3Env):

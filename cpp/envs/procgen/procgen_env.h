@@ -31,6 +31,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/env.h"
@@ -47,7 +48,7 @@ constexpr int64_t kEasy = 0, kHard = 1, kExtreme = 2, kMemory = 10,
 
 struct Game {
   const char* name;
-  int64_t timeout;  // each game's Game::timeout
+  int64_t timeout;  // each game's Game::timeout (see Timeout for a mode's)
   // The modes procgen accepts (Game::parse_options), and exploration's
   // level for the games procgen's Python wrapper has one for
   // (EXPLORATION_LEVEL_SEEDS); -1: no exploration mode.
@@ -80,6 +81,15 @@ inline const Game& FindGame(const std::string& name) {
   }
   throw std::invalid_argument("option 'env_name': unknown procgen game '" +
                               name + "'");
+}
+
+// A level's timeout (procgen's Game::timeout) in a mode: the game's, except
+// Jumper's memory mode, whose levels last 2000 steps (measured on procgen
+// 0.10.7 for every game and mode whose levels can run out of time: a level
+// played with the no-op action; tests/test_procgen.py checks it).
+inline int64_t Timeout(const Game& g, int64_t mode) {
+  return std::string_view(g.name) == "jumper" && mode == kMemory ? 2000
+                                                                 : g.timeout;
 }
 
 inline bool HasMode(const Game& g, int64_t mode) {
@@ -176,10 +186,10 @@ class ProcgenEnv : public Env {
     // With use_sequential_levels an episode goes on through completed
     // levels, each with its own timeout: the default limit (the game's
     // timeout) is then procgen's own, per level, and the pool adds none.
-    spec.max_episode_steps =
-        config.GetBool("use_sequential_levels") && max_steps == game.timeout
-            ? 0
-            : max_steps;
+    spec.max_episode_steps = config.GetBool("use_sequential_levels") &&
+                                     max_steps == Timeout(game, mode)
+                                 ? 0
+                                 : max_steps;
     const int render_side =
         config.GetBool("render_observation") ? kRes : kRenderRes;
     spec.render_height = render_side;
@@ -189,6 +199,7 @@ class ProcgenEnv : public Env {
 
   ProcgenEnv(const Config& config, uint64_t seed)
       : game_(FindGame(config.GetString("env_name"))),
+        timeout_(Timeout(game_, config.GetInt("distribution_mode"))),
         lib_(LoadLib(config.GetString("procgen_lib"))),
         channel_first_(config.GetBool("channel_first")),
         render_observation_(config.GetBool("render_observation")),
@@ -272,7 +283,7 @@ class ProcgenEnv : public Env {
     if (first_ != 0) {
       // The episode ended, and procgen has started the next level.
       const bool timed_out =
-          prev_level_complete_ == 0 && level_steps_ >= game_.timeout;
+          prev_level_complete_ == 0 && level_steps_ >= timeout_;
       result.truncated = timed_out;
       result.terminated = !timed_out;
       pending_ = true;
@@ -365,6 +376,7 @@ class ProcgenEnv : public Env {
   }
 
   const Game& game_;
+  const int64_t timeout_;  // a level's, in this mode
   const Lib& lib_;
   const bool channel_first_;
   const bool render_observation_;

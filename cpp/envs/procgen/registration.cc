@@ -1,6 +1,6 @@
 // The Procgen tasks, named as EnvPool names them: <Game><Mode>-v0 for each
 // of the 16 games in each distribution mode it has (50 ids), with the game's
-// timeout as max_episode_steps.
+// timeout in that mode as max_episode_steps (procgen::Timeout).
 #include <cctype>
 #include <string>
 
@@ -22,10 +22,11 @@ void RegisterProcgen(Registry& registry) {
     name[0] = static_cast<char>(std::toupper(name[0]));
     for (const auto& [mode, mode_name] : modes) {
       if (!procgen::HasMode(game, mode)) continue;
-      registry.Add<procgen::ProcgenEnv>(name + mode_name + "-v0",
-                                        {{"env_name", std::string(game.name)},
-                                         {"distribution_mode", mode},
-                                         {"max_episode_steps", game.timeout}});
+      registry.Add<procgen::ProcgenEnv>(
+          name + mode_name + "-v0",
+          {{"env_name", std::string(game.name)},
+           {"distribution_mode", mode},
+           {"max_episode_steps", procgen::Timeout(game, mode)}});
     }
   }
 }
