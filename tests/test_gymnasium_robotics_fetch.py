@@ -28,8 +28,12 @@ def test_ids():
 @pytest.mark.parametrize("task_id", FETCH_IDS)
 def test_aligned(task_id):
     # A short time limit: several episodes (new goals, objects) per run.
-    counts = run_aligned(task_id, scope.steps(45, full=300), num_envs=2, max_episode_steps=20)
-    assert counts["truncated"] == 4 and counts["steps"] == 86
+    # Each env: 20 steps to the limit, then the reset step, over and over.
+    batches, limit = scope.steps(45, full=300), 20
+    counts = run_aligned(task_id, batches, num_envs=2, max_episode_steps=limit)
+    episodes, rest = divmod(batches, limit + 1)
+    assert counts["truncated"] == 2 * (episodes + (rest >= limit))
+    assert counts["steps"] == 2 * (episodes * limit + min(rest, limit))
 
 
 def test_aligned_default_limit_and_async():
