@@ -270,7 +270,7 @@ def test_a_worker_of_another_version_is_refused_naming_both(cluster, monkeypatch
     not this process's version: a clear error at make(), naming both, and
     no worker left running."""
     real = envpool_lite.__version__
-    monkeypatch.setattr(envpool_lite, "__version__", "0.0.1.dev0")
+    monkeypatch.setattr(envpool_lite._version, "__version__", "0.0.1.dev0")  # the driver's
     before = ray.available_resources().get("CPU", 0)
     with pytest.raises(RuntimeError, match=rf"worker 0 .* runs envpool_lite {re.escape(real)} on node [0-9.]+, and this process runs envpool_lite 0\.0\.1\.dev0"):
         envpool_lite.make("CartPole-v1", num_envs=4, num_workers=2)

@@ -11,6 +11,7 @@ import pytest
 
 import envpool_lite
 from envpool_lite.families import mujoco as mj
+from envpool_lite.refkit import mujoco_lib
 
 pytestmark = [
     pytest.mark.skipif(not envpool_lite._core.MUJOCO_VERSION, reason="built without MuJoCo"),
@@ -97,9 +98,9 @@ def test_no_headless_gl_is_a_clear_error(monkeypatch):
     unset): make() with render_mode names MuJoCo and both backends; without
     render_mode the task still runs."""
     monkeypatch.delenv("MUJOCO_GL", raising=False)
-    monkeypatch.setattr(mj, "_backend", None)
-    monkeypatch.setattr(mj, "_backend_errors", {})
-    monkeypatch.setattr(mj, "_HEADLESS_BACKENDS", ("no-egl-here", "no-osmesa-here"))
+    monkeypatch.setattr(mujoco_lib, "_backend", None)
+    monkeypatch.setattr(mujoco_lib, "_backend_errors", {})
+    monkeypatch.setattr(mujoco_lib, "_HEADLESS_BACKENDS", ("no-egl-here", "no-osmesa-here"))
     with pytest.raises(RuntimeError) as e:
         envpool_lite.make("Hopper-v5", num_envs=1, render_mode="rgb_array")
     message = str(e.value)

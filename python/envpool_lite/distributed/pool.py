@@ -41,8 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool_lite import _core
-from envpool_lite._version import __version__
+from envpool_lite import _core, _version
 from envpool_lite.distributed import channel
 from envpool_lite.distributed.faults import FaultHandling
 from envpool_lite.distributed.link import Call, WorkerLink
@@ -165,9 +164,9 @@ class DistributedPool(FaultHandling):
                 # Its envs failed to build: say why (the traceback's last line).
                 cause = [line for line in str(e).splitlines() if line.strip()][-1]
                 raise RuntimeError(f"{w} could not start on the Ray cluster: {cause}") from None
-            if w.info.version != __version__:
+            if w.info.version != _version.__version__:
                 raise RuntimeError(
-                    f"{w} runs envpool_lite {w.info.version} on node {w.info.node_ip}, and this process runs envpool_lite {__version__}: "
+                    f"{w} runs envpool_lite {w.info.version} on node {w.info.node_ip}, and this process runs envpool_lite {_version.__version__}: "
                     "every node of the Ray cluster needs the same version (install it there and restart the node's `ray start`)"
                 )
 

@@ -14,8 +14,7 @@ import traceback
 
 import numpy as np
 
-from envpool_lite import _core
-from envpool_lite._version import __version__
+from envpool_lite import _core, _version
 from envpool_lite.distributed import channel
 from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, ChannelInfo, EnvFailed, Free, Reply, Request, Restarted, RingBatch, WorkerInfo
 from envpool_lite.distributed.ring import Ring
@@ -53,7 +52,7 @@ class EnvPoolWorker:
             pid=os.getpid(),
             node_id=context.get_node_id(),
             node_ip=ray.util.get_node_ip_address(),
-            version=__version__,
+            version=_version.__version__,
             field_names=list(self._pool.field_names),
             field_specs=list(self._pool.field_specs),
             num_threads=self._pool.num_threads,
