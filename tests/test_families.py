@@ -4,6 +4,7 @@ layers name none of them; option types reach C++ typed."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -68,12 +69,16 @@ def _inside_word(text: str, m: re.Match) -> bool:
 
 
 def test_option_types_come_from_cpp():
-    kinds = _core.task_option_types("Basic-v1") if "vizdoom" in families.names() else {}
-    assert kinds["reward_config"] == "named_numbers"
-    assert kinds["selected_weapon_reward_config"] == "int_keyed_numbers"
-    assert kinds["game_variables"] == "string_list"
-    assert _core.task_option_types("Ant-v5")["healthy_z_range"] == "number_list"
-    assert _core.task_option_types("CartPole-v1")["max_episode_steps"] == "int"
+    def kinds(task_id):
+        return {name: kind for name, (_, kind) in _core.task_options(task_id).items()}
+
+    vizdoom = kinds("Basic-v1") if "vizdoom" in families.names() else {}
+    assert vizdoom["reward_config"] == "named_numbers"
+    assert vizdoom["selected_weapon_reward_config"] == "int_keyed_numbers"
+    assert vizdoom["game_variables"] == "string_list"
+    assert kinds("Ant-v5")["healthy_z_range"] == "number_list"
+    assert kinds("CartPole-v1")["max_episode_steps"] == "int"
+    assert _core.task_options("CartPole-v1")["max_episode_steps"][0] == _core.task_defaults("CartPole-v1")["max_episode_steps"]
 
 
 @pytest.mark.parametrize(
@@ -90,11 +95,11 @@ def test_cpp_refuses_a_value_of_another_type():
     spec.py's checks still cannot reach an env as the wrong type."""
     options = envpool_lite.make_spec("Basic-v1").env_options
     with pytest.raises(TypeError, match="option 'game_variables' must be a list of str"):
-        _core.task_spec("Basic-v1", {**options, "game_variables": "HEALTH"})
+        _core.Task("Basic-v1", {**options, "game_variables": "HEALTH"})
     with pytest.raises(TypeError, match="option 'reward_config' must be a dict"):
-        _core.task_spec("Basic-v1", {**options, "reward_config": "HEALTH:1:-1"})
+        _core.Task("Basic-v1", {**options, "reward_config": "HEALTH:1:-1"})
     with pytest.raises(TypeError, match="option 'max_episode_steps' must be an int"):
-        _core.task_spec("CartPole-v1", {"max_episode_steps": 1.5})
+        _core.Task("CartPole-v1", {"max_episode_steps": 1.5})
 
 
 SAME_SEED_TASKS = [
@@ -134,3 +139,48 @@ def test_envs_of_one_pool_with_one_seed_are_the_same_env(task_id):
             assert reward[0] == reward[1] and term[0] == term[1] and trunc[0] == trunc[1], t
     finally:
         env.close()
+
+
+NETWORK_KINDS = [
+    ("CartPole-v1", families.NetworkKind.VECTOR),  # the default: a vector
+    ("Pong-v5", families.NetworkKind.PIXELS),  # the default: three axes
+    ("HalfCheetah-v5", families.NetworkKind.CONTROL),  # mujoco's plug-in
+    ("MiniGrid-DoorKey-5x5-v0", families.NetworkKind.GRID),  # minigrid's
+    ("BabyAI-GoToLocal-v0", families.NetworkKind.GRID),
+    ("minatar-breakout", families.NetworkKind.PLANES),  # pgx's: three axes are planes
+    ("2048", families.NetworkKind.PLANES),
+    ("go_9x9", families.NetworkKind.VECTOR),  # pgx's board games: a player axis first, the default
+]
+
+
+@pytest.mark.parametrize(("task_id", "kind"), NETWORK_KINDS)
+def test_a_family_says_which_network_its_tasks_want(task_id, kind):
+    """Family.network_kind: what the trainers build for a task (and the preset
+    they train it with), said by its family's plug-in, typed."""
+    if task_id not in envpool_lite.list_all_envs():
+        pytest.skip(f"{task_id} is not built in")
+    assert families.plugin_of(task_id).network_kind(envpool_lite.make_spec(task_id)) is kind
+
+
+def test_the_default_network_goes_by_the_observation():
+    import gymnasium
+
+    of = families.NetworkKind.of_observation
+    assert of(gymnasium.spaces.Box(0, 255, (4, 84, 84), np.uint8)) is families.NetworkKind.PIXELS
+    assert of(gymnasium.spaces.Box(-1, 1, (17,))) is families.NetworkKind.VECTOR
+    assert of(gymnasium.spaces.Box(-1, 1, (2, 9, 9, 17))) is families.NetworkKind.VECTOR
+    assert of(gymnasium.spaces.Discrete(500)) is families.NetworkKind.VECTOR
+    with pytest.raises(ValueError, match="no default network for a Dict observation"):
+        of(gymnasium.spaces.Dict({"position": gymnasium.spaces.Box(-1, 1, (3,))}))
+
+
+def test_trainers_name_no_family():
+    """The trainers choose a network and a preset by the family's
+    NetworkKind, never by a family's name (issue 59)."""
+    names = set(families.names())
+    for path in sorted((ROOT / "trainers").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        assert not strings & names, f"{path.name} names the families {sorted(strings & names)}: a family says what it needs through its plug-in"
+        calls = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        assert "family_of" not in calls, f"{path.name} asks a task's family: ask its plug-in (families.plugin_of(task_id)) instead"

@@ -10,18 +10,12 @@
 #include <vector>
 
 #include "bindings/actions.h"
-#include "bindings/options.h"
 #include "bindings/specs.h"
-#include "core/registry.h"
-#include "envs/registration.h"
 
 namespace envpool_lite {
 
-PyActionConverter::PyActionConverter(const std::string& task_id,
-                                     const py::dict& options) {
-  const EnvDescriptor& d = GlobalRegistry().Get(task_id);
-  spec_ = d.make_spec(ConfigFromPy(d, options)).action;
-}
+PyActionConverter::PyActionConverter(const PyTask& task)
+    : spec_(task.Spec().action) {}
 
 // (n, *shape) in the action space's dtype.
 py::array PyActionConverter::Convert(const py::object& action,

@@ -6,8 +6,8 @@
 #include <pybind11/pybind11.h>
 
 #include <cstddef>
-#include <string>
 
+#include "bindings/task.h"
 #include "core/env_pool.h"
 
 namespace envpool_lite {
@@ -19,7 +19,7 @@ namespace py = pybind11;
 // the caller's process, before anything is sent to a worker.
 class PyActionConverter {
  public:
-  PyActionConverter(const std::string& task_id, const py::dict& options);
+  explicit PyActionConverter(const PyTask& task);
 
   // (n, *shape) in the action space's dtype.
   py::array Convert(const py::object& action, std::size_t n) const;

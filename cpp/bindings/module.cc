@@ -5,6 +5,7 @@
 //
 // This file only wires the module; each concern has a file of its own:
 //   options.h        Python values <-> a task's typed Config values
+//   task.h           Task (a task's Config and spec) and PoolOptions
 //   specs.h          an EnvSpec as a Python dict, DType as a numpy dtype
 //   actions.h        action conversion and validation
 //   single_thread_limit.h  single_thread_steps_per_second()
@@ -27,6 +28,7 @@
 #include "bindings/render_resize.h"
 #include "bindings/single_thread_limit.h"
 #include "bindings/specs.h"
+#include "bindings/task.h"
 #include "bindings/xla_pools.h"
 #include "core/env_pool.h"
 #include "core/registry.h"
@@ -55,9 +57,6 @@ PYBIND11_MODULE(_core, m) {
     }
   });
 
-  // The pool's limits (python/envpool_lite/spec.py checks them first).
-  m.attr("MAX_NUM_ENVS") = EnvPool::kMaxEnvs;
-  m.attr("MAX_NUM_THREADS") = EnvPool::kMaxThreads;
   // The mujoco version the MuJoCo envs were built for ("" when left out).
 #ifdef ENVPOOL_LITE_MUJOCO
   m.attr("MUJOCO_VERSION") = ENVPOOL_LITE_MUJOCO_VERSION;
@@ -83,17 +82,16 @@ PYBIND11_MODULE(_core, m) {
   m.def("task_family", [](const std::string& task_id) {
     return GlobalRegistry().Get(task_id).family;
   });
-  m.def("task_option_types", [](const std::string& task_id) {
+  // {name: (default, kind)}: every option the task's env takes, with its
+  // default and the name of its type (what make() checks a value against).
+  m.def("task_options", [](const std::string& task_id) {
     py::dict out;
     for (const auto& [k, v] : GlobalRegistry().Get(task_id).defaults.Values()) {
-      out[py::str(k)] = OptionTypeName(v);
+      out[py::str(k)] = py::make_tuple(OptionToPy(v), OptionTypeName(v));
     }
     return out;
   });
-  m.def("task_spec", [](const std::string& task_id, const py::dict& options) {
-    const EnvDescriptor& d = GlobalRegistry().Get(task_id);
-    return EnvSpecToPy(d.make_spec(ConfigFromPy(d, options)));
-  });
+  BindTaskAndPoolOptions(m);
 
   m.def("resize_images", &ResizeImages, py::arg("images"), py::arg("height"),
         py::arg("width"), py::arg("area"),
@@ -108,20 +106,13 @@ PYBIND11_MODULE(_core, m) {
         "of a pool.");
 
   py::class_<PyActionConverter>(m, "ActionConverter")
-      .def(py::init<const std::string&, const py::dict&>(), py::arg("task_id"),
-           py::arg("options"))
+      .def(py::init<const PyTask&>(), py::arg("task"))
       .def("convert", &PyActionConverter::Convert, py::arg("action"),
            py::arg("n"));
 
   py::class_<PyEnvPool>(m, "EnvPool")
-      .def(py::init<const std::string&, const py::dict&,
-                    const std::vector<uint64_t>&, int, int, int, int, bool,
-                    bool, int, bool>(),
-           py::arg("task_id"), py::arg("options"), py::arg("seeds"),
-           py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"),
-           py::arg("thread_affinity_offset"), py::arg("same_step_autoreset"),
-           py::arg("render") = false, py::arg("first_env_id") = 0,
-           py::arg("shares_cores") = false)
+      .def(py::init<const PyTask&, const PoolOptions&>(), py::arg("task"),
+           py::arg("options"))
       .def("send", &PyEnvPool::Send, py::arg("action"),
            py::arg("env_id") = py::none())
       .def("send_reset", &PyEnvPool::SendReset, py::arg("env_id") = py::none(),

@@ -16,35 +16,23 @@
 #include <vector>
 
 #include "bindings/actions.h"
-#include "bindings/options.h"
 #include "bindings/specs.h"
 #include "bindings/xla_pools.h"
 #include "core/env_pool.h"
 #include "core/registry.h"
-#include "envs/registration.h"
 
 namespace envpool_lite {
 
-PyEnvPool::PyEnvPool(const std::string& task_id, const py::dict& options,
-                     const std::vector<uint64_t>& seeds, int num_envs,
-                     int batch_size, int num_threads,
-                     int thread_affinity_offset, bool same_step_autoreset,
-                     bool render, int first_env_id, bool shares_cores)
-    : descriptor_(GlobalRegistry().Get(task_id)) {
-  Config config = ConfigFromPy(descriptor_, options);
-  PoolOptions po;
-  po.num_envs = num_envs;
-  po.batch_size = batch_size;
-  po.num_threads = num_threads;
-  po.thread_affinity_offset = thread_affinity_offset;
-  po.same_step_autoreset = same_step_autoreset;
-  po.render = render;
-  po.seeds = seeds;
-  po.first_env_id = first_env_id;
-  po.shares_cores = shares_cores;
+PyEnvPool::PyEnvPool(const PyTask& task, const PoolOptions& options)
+    : descriptor_(task.Descriptor()) {
+  if (options.seeds.empty()) {
+    throw py::value_error(
+        "PoolOptions has no seeds: the pool needs one per env");
+  }
   {
     py::gil_scoped_release release;  // envs are built on worker threads
-    pool_ = std::make_shared<EnvPool>(descriptor_, config, po);
+    pool_ = std::make_shared<EnvPool>(descriptor_, task.GetConfig(),
+                                      task.Spec(), options);
   }
   for (const FieldLayout& f : pool_->Fields()) {
     dtypes_.push_back(NumpyDType(f.spec.dtype));

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/task.h"
 #include "core/env_pool.h"
 #include "core/registry.h"
 
@@ -24,11 +25,8 @@ namespace py = pybind11;
 
 class PyEnvPool {
  public:
-  PyEnvPool(const std::string& task_id, const py::dict& options,
-            const std::vector<uint64_t>& seeds, int num_envs, int batch_size,
-            int num_threads, int thread_affinity_offset,
-            bool same_step_autoreset, bool render, int first_env_id = 0,
-            bool shares_cores = false);
+  // The pool of `task`'s envs, built with `options` (one seed per env).
+  PyEnvPool(const PyTask& task, const PoolOptions& options);
 
   void Send(const py::object& action, const py::object& env_id);
   void SendReset(const py::object& env_id, const py::object& seeds);

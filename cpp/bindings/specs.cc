@@ -1,5 +1,5 @@
 // envpool_lite._core: an env's spec (core/env_pool.h's EnvSpec, ArraySpec)
-// as the Python dicts task_spec() and EnvPool.spec return.
+// as the Python dicts Task.spec and EnvPool.spec return.
 #include "bindings/specs.h"
 
 #include <pybind11/numpy.h>

@@ -1,5 +1,5 @@
 // envpool_lite._core: an env's spec as Python sees it: numpy dtypes of
-// DType, and EnvSpec as the dict task_spec() and EnvPool.spec return.
+// DType, and EnvSpec as the dict Task.spec and EnvPool.spec return.
 #pragma once
 
 #include <pybind11/numpy.h>

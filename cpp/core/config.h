@@ -34,7 +34,7 @@ using OptionValue = std::variant<bool, int64_t, double, std::string, NumberList,
                                  StringList, NamedNumbers, IntKeyedNumbers>;
 
 // The name of each alternative of OptionValue, in order (Python's
-// _core.task_option_types reports these).
+// _core.task_options reports these).
 inline const char* OptionTypeName(const OptionValue& v) {
   static const char* const kNames[] = {
       "bool",        "int",         "float",         "str",

@@ -30,6 +30,7 @@
 #include "action_buffer_queue.h"
 #include "entry_gate.h"
 #include "env.h"
+#include "pool_options.h"
 #include "registry.h"
 #include "state_buffer_queue.h"
 #include "step_weight.h"
@@ -37,20 +38,6 @@
 #include "thread_pool.h"
 
 namespace envpool_lite {
-
-struct PoolOptions {
-  int num_envs = 1;
-  int batch_size = 0;   // 0: num_envs
-  int num_threads = 0;  // 0: min(batch_size, cores)
-  int thread_affinity_offset = -1;
-  bool same_step_autoreset = false;
-  bool render = false;          // make(render_mode=...): Env::EnableRendering
-  std::vector<uint64_t> seeds;  // one per env
-  int first_env_id = 0;         // env i is built with env_id first_env_id + i
-  // The process's cores are shared with other pools (a distributed
-  // worker's, beside its siblings on the node): no core counts as spare.
-  bool shares_cores = false;
-};
 
 class TimeoutError : public std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -97,20 +84,20 @@ class EnvPool {
 
   EnvPool(const EnvDescriptor& descriptor, const Config& config,
           const PoolOptions& options)
-      : spec_(descriptor.make_spec(config)),
-        num_envs_(options.num_envs),
-        batch_size_(options.batch_size == 0 ? options.num_envs
-                                            : options.batch_size),
-        same_step_(options.same_step_autoreset),
+      : EnvPool(descriptor, config, descriptor.make_spec(config), options) {}
+
+  // With the task's spec already built from `config` (the bindings build it
+  // once, for Python's spec and for the pool).
+  EnvPool(const EnvDescriptor& descriptor, const Config& config, EnvSpec spec,
+          const PoolOptions& unchecked)
+      : spec_(std::move(spec)),
+        options_(CheckPoolOptions(unchecked)),
+        num_envs_(static_cast<int>(options_.num_envs)),
+        batch_size_(static_cast<int>(options_.batch_size)),
+        same_step_(options_.same_step_autoreset),
         action_bytes_(spec_.action.NumBytes()),
         max_episode_steps_(spec_.max_episode_steps) {
-    if (num_envs_ < 1) throw std::invalid_argument("num_envs must be >= 1");
-    if (batch_size_ < 1 || batch_size_ > num_envs_) {
-      throw std::invalid_argument(
-          "batch_size must be in [1, num_envs] (0 means num_envs), got " +
-          std::to_string(options.batch_size) + " with num_envs " +
-          std::to_string(num_envs_));
-    }
+    const PoolOptions& options = options_;
     if (static_cast<int>(spec_.info.size()) > kMaxInfoFields) {
       throw std::invalid_argument("too many info fields");
     }
@@ -126,21 +113,12 @@ class EnvPool {
     if (static_cast<int>(options.seeds.size()) != num_envs_) {
       throw std::invalid_argument("need one seed per env");
     }
-    if (num_envs_ > kMaxEnvs) {
-      throw std::invalid_argument(
-          "num_envs must be <= " + std::to_string(kMaxEnvs) + ", got " +
-          std::to_string(num_envs_));
-    }
     const int cores = system::UsableCores();
-    if (options.num_threads < 0 || options.num_threads > kMaxThreads) {
-      throw std::invalid_argument(
-          "num_threads must be in [0, " + std::to_string(kMaxThreads) +
-          "] (0: one per core), got " + std::to_string(options.num_threads));
-    }
     // Default: a thread per core, at most batch_size. Envs whose step waits
     // on another process (ViZDoom's engine) keep a worker blocked for most
     // of a step, so they get a thread per env: every engine can run at once.
-    num_threads_ = options.num_threads > 0 ? options.num_threads
+    num_threads_ = options.num_threads > 0
+                       ? static_cast<int>(options.num_threads)
                    : spec_.step_waits_on_process
                        ? std::min(num_envs_, kMaxDefaultWaitingThreads)
                        : std::min(batch_size_, cores);
@@ -148,8 +126,9 @@ class EnvPool {
 
     fields_ = BuildFields();
     CheckStateMemory();
-    std::unique_ptr<Env> first = BuildFirstEnv(
-        descriptor, config, options.seeds[0], options.first_env_id);
+    std::unique_ptr<Env> first =
+        BuildFirstEnv(descriptor, config, options.seeds[0],
+                      static_cast<int>(options.first_env_id));
     state_queue_ =
         std::make_unique<StateBufferQueue>(fields_, batch_size_, num_envs_);
     action_queue_ = std::make_unique<ActionBufferQueue>(num_envs_);
@@ -158,12 +137,13 @@ class EnvPool {
     seen_.assign(num_envs_, 0);
     envs_ = std::vector<EnvState>(num_envs_);
     envs_[0].env = std::move(first);
-    BuildEnvs(descriptor, config, options.seeds, options.first_env_id);
+    BuildEnvs(descriptor, config, options.seeds,
+              static_cast<int>(options.first_env_id));
     if (options.render) {
       for (EnvState& e : envs_) e.env->EnableRendering();
     }
     threads_ = std::make_unique<ThreadPool>(
-        num_threads_, options.thread_affinity_offset,
+        num_threads_, static_cast<int>(options.thread_affinity_offset),
         [this](int) { WorkerLoop(); }, [this] { action_queue_->Stop(); });
   }
 
@@ -319,8 +299,8 @@ class EnvPool {
   }
 
   // Limits checked before anything is allocated.
-  static constexpr int kMaxEnvs = 1 << 20;
-  static constexpr int kMaxThreads = 1024;
+  static constexpr int kMaxEnvs = static_cast<int>(PoolOptions::kMaxEnvs);
+  static constexpr int kMaxThreads = static_cast<int>(PoolOptions::kMaxThreads);
   static constexpr int kMaxDefaultWaitingThreads = 256;
 
  private:
@@ -837,6 +817,7 @@ class EnvPool {
   static constexpr int64_t kPollIntervalNs = 20'000'000;
 
   EnvSpec spec_;
+  const PoolOptions options_;  // checked, batch_size resolved
   int num_envs_;
   int batch_size_;
   int num_threads_ = 1;

@@ -14,13 +14,13 @@ import numpy as np
 
 from envpool_lite import _core
 
-# Options every task accepts (the pool's own), with their defaults.
+# Options every task accepts, with their defaults. The C++ pool's own
+# (num_envs, batch_size, num_threads, thread_affinity_offset) are
+# _core.PoolOptions', whose rules (ranges, batch_size 0 meaning num_envs)
+# live in C++ only (cpp/core/pool_options.h); the rest are Python's.
 POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
     {
-        "num_envs": 1,
-        "batch_size": 0,  # 0: num_envs (sync)
-        "num_threads": 0,  # 0: min(batch_size, cores)
-        "thread_affinity_offset": -1,  # -1: no pinning
+        **_core.POOL_OPTION_DEFAULTS,  # batch_size 0: num_envs (sync); num_threads 0: min(batch_size, cores); thread_affinity_offset -1: no pinning
         "seed": 42,  # int: env i gets seed + i; or one seed per env
         # > 0: the envs spread over this many Ray actors (envpool_lite/distributed/)
         "num_workers": 0,
@@ -40,10 +40,6 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
 RENDER_DEFAULTS: Mapping[str, Any] = MappingProxyType({"render_width": 0, "render_height": 0, "render_camera_id": -1})
 MAX_RENDER_SIZE = 16384
 MAX_SEED = 2**32 - 1
-# The C++ pool's limits, checked here first: before seeds_for builds a list
-# of num_envs seeds (the pool then checks the memory its buffers need).
-MAX_NUM_ENVS = _core.MAX_NUM_ENVS
-MAX_NUM_THREADS = _core.MAX_NUM_THREADS
 
 
 def as_int(name: str, value: Any) -> int:

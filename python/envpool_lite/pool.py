@@ -80,25 +80,17 @@ class EnvPoolBase:
         self._spec = spec
         self.render_mode = render_mode
         self._renderer: families.Renderer | None = None  # the family's, made on first use
-        config = spec.config
-        num_envs = config["num_envs"]
-        if config["num_workers"] > 0:
+        # The pool's typed options, made once by make_spec (checked in C++),
+        # with what this face decides: its autoreset and whether it draws.
+        options = spec.pool_options.replace(same_step_autoreset=self._same_step_autoreset, render=render_mode is not None)
+        if spec.config["num_workers"] > 0:
             # Spread over Ray actors; Ray is imported only here.
             from envpool_lite.distributed import DistributedPool
 
-            self._pool: RawPool = DistributedPool(spec, self._same_step_autoreset, render_mode is not None)
+            self._pool: RawPool = DistributedPool(spec, options)
         else:
-            self._pool = _core.EnvPool(
-                spec.task_id,
-                spec.env_options,
-                seeds_for(config["seed"], range(num_envs), num_envs),
-                num_envs,
-                config["batch_size"],
-                config["num_threads"],
-                config["thread_affinity_offset"],
-                self._same_step_autoreset,
-                render_mode is not None,
-            )
+            self._pool = _core.EnvPool(spec.task, options)
+        num_envs = options.num_envs
         self._fields = self._pool.field_names
         self._info_names = [s["name"] for s in spec.info_specs]
         self._num_info = len(self._info_names)

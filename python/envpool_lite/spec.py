@@ -6,7 +6,6 @@ import collections
 import collections.abc
 import difflib
 import functools
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -14,7 +13,7 @@ import gymnasium
 import numpy as np
 
 from envpool_lite import _core, families, refkit
-from envpool_lite.options import MAX_NUM_ENVS, MAX_NUM_THREADS, MAX_RENDER_SIZE, POOL_DEFAULTS, RENDER_DEFAULTS, as_int, seeds_for
+from envpool_lite.options import MAX_RENDER_SIZE, POOL_DEFAULTS, RENDER_DEFAULTS, as_int, seeds_for
 
 
 def list_all_envs() -> list[str]:
@@ -47,7 +46,7 @@ def _numbers(name: str, value: Any, what: str) -> tuple[float, ...]:
 
 def _coerce_option(name: str, value: Any, kind: str, default: Any) -> Any:
     """An env option as the type its env declares (``kind``, the name of its
-    C++ type: _core.task_option_types), or TypeError naming it."""
+    C++ type: _core.task_options), or TypeError naming it."""
     if kind == "bool":
         if isinstance(value, (bool, np.bool_)):
             return bool(value)
@@ -231,12 +230,30 @@ class EnvSpec:
     specs, and EnvPool's spec surface (``action_array_spec``,
     ``state_array_spec``, ``reward_threshold``)."""
 
-    def __init__(self, task_id: str, config: Mapping[str, Any], internal: Mapping[str, Any] | None = None):
+    def __init__(
+        self, task_id: str, config: Mapping[str, Any], internal: Mapping[str, Any] | None = None, *, pool_options: _core.PoolOptions | None = None, env_option_names: frozenset[str] | None = None
+    ):
         self.task_id = task_id
         self.id = task_id  # gymnasium's EnvSpec.id (SB3 and RecordVideo read it)
         self.config = Config(config)
         self._internal = dict(internal or {})  # the family's internal options, filled by make_spec
-        self._arrays = _core.task_spec(task_id, self.env_options)
+        # The options the task's env takes (make_spec knows them; else asked).
+        self._env_option_names = frozenset(_core.task_options(task_id)) if env_option_names is None else env_option_names
+        # The typed options of the C++ task and pool, each made once: the
+        # task's Config and spec (_core.Task), and the pool's options, seeds
+        # included (_core.PoolOptions: checked in C++, batch_size resolved).
+        self.task = _core.Task(task_id, self.env_options)
+        if pool_options is None:
+            num_envs = self.config["num_envs"]
+            pool_options = _core.PoolOptions(
+                num_envs=num_envs,
+                batch_size=self.config["batch_size"],
+                num_threads=self.config["num_threads"],
+                thread_affinity_offset=self.config["thread_affinity_offset"],
+                seeds=seeds_for(self.config["seed"], range(num_envs), num_envs),
+            )
+        self.pool_options: _core.PoolOptions = pool_options
+        self._arrays = self.task.spec
         # Players (docs/how-it-works.md): a task of several players has a
         # player axis first in its observation and its reward.
         self.num_players: int = self._arrays["num_players"]
@@ -321,12 +338,23 @@ class EnvSpec:
         unknown = sorted(set(values) - set(self._internal))
         if unknown:
             raise ValueError(f"{self.task_id} has no internal option(s) {', '.join(map(repr, unknown))}")
-        return EnvSpec(self.task_id, self.config, {**self._internal, **values})
+        return EnvSpec(self.task_id, self.config, {**self._internal, **values}, pool_options=self.pool_options, env_option_names=self._env_option_names)
+
+    # A copy or a pickle (gymnasium's wrappers deepcopy a spec) makes the C++
+    # task again from the options.
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        del state["task"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.task = _core.Task(self.task_id, self.env_options)
 
     @property
     def env_options(self) -> dict[str, Any]:
         """What the C++ env gets: its options, including the internal ones."""
-        own = _core.task_defaults(self.task_id)  # render options go to an env that takes them
+        own = self._env_option_names  # render options go to an env that takes them
         return {**{k: v for k, v in self.config.items() if k not in POOL_DEFAULTS and (k not in RENDER_DEFAULTS or k in own)}, **self._internal}
 
     def observation_spec(self):
@@ -404,14 +432,16 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     The task's family (envpool_lite.families) first turns the forms of its
     options that users pass (EnvPool's dicts, strings, paths) into the typed
     values its env takes, and fills in its internal options (asset paths)."""
-    _check_task(task_id)
-    family = families.plugin_of(task_id)
+    try:
+        family = families.plugin_of(task_id)
+    except ValueError:
+        _check_task(task_id)  # a clear error, with the ids close to it
+        raise
     family.check_installed(task_id)
-    all_defaults = _core.task_defaults(task_id)
-    kinds = _core.task_option_types(task_id)
+    options = _core.task_options(task_id)  # {name: (default, kind)}
     hidden = family.internal_options | family.needs
-    env_defaults = {k: v for k, v in all_defaults.items() if k not in hidden}
-    internal = {k: v for k, v in all_defaults.items() if k in hidden}
+    env_defaults = {k: v for k, (v, _) in options.items() if k not in hidden}
+    internal = {k: v for k, (v, _) in options.items() if k in hidden}
     kwargs = family.resolve_options(task_id, env_defaults, dict(kwargs))
     valid = {**POOL_DEFAULTS, **RENDER_DEFAULTS, **env_defaults}
     unknown = sorted(set(kwargs) - set(valid))
@@ -429,19 +459,11 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
             config[name] = as_int(name, value)
         else:
             default = () if name in family.free_length_options else env_defaults[name]
-            config[name] = _coerce_option(name, value, kinds[name], default)
-    num_envs, batch_size = config["num_envs"], config["batch_size"]
-    if not 1 <= num_envs <= MAX_NUM_ENVS:
-        raise ValueError(f"num_envs must be in [1, {MAX_NUM_ENVS}], got {num_envs}")
-    if batch_size == 0:
-        config["batch_size"] = batch_size = num_envs
-    if not 1 <= batch_size <= num_envs:
-        raise ValueError(f"batch_size must be in [1, num_envs={num_envs}] (0 means num_envs), got {batch_size}")
-    if not 0 <= config["num_threads"] <= MAX_NUM_THREADS:
-        raise ValueError(f"num_threads must be in [0, {MAX_NUM_THREADS}] (0: one per core, at most batch_size), got {config['num_threads']}")
-    cores = os.cpu_count() or 1
-    if not -1 <= config["thread_affinity_offset"] < cores:
-        raise ValueError(f"thread_affinity_offset must be in [0, {cores - 1}] (the first core to pin to; this machine has {cores}), or -1 for no pinning, got {config['thread_affinity_offset']}")
+            config[name] = _coerce_option(name, value, options[name][1], default)
+    # The pool's own options: checked, and batch_size 0 resolved, by C++.
+    pool_options = _core.PoolOptions(num_envs=config["num_envs"], batch_size=config["batch_size"], num_threads=config["num_threads"], thread_affinity_offset=config["thread_affinity_offset"])
+    num_envs = config["num_envs"]
+    config["batch_size"] = pool_options.batch_size
     if not 0 <= config["num_workers"] <= num_envs:
         raise ValueError(f"num_workers must be in [0, num_envs={num_envs}] (0: the in-process pool; K > 0: num_envs envs spread over K Ray actors), got {config['num_workers']}")
     if not config["worker_timeout"] > 0:
@@ -457,6 +479,6 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         lowest = 0 if env_defaults.get("max_episode_steps") == 0 else 1
         if config["max_episode_steps"] < lowest:
             raise ValueError(f"max_episode_steps must be >= {lowest}" + (" (0: the task's own limit)" if lowest == 0 else "") + f", got {config['max_episode_steps']}")
-    seeds_for(config["seed"], range(num_envs), num_envs)  # validates
+    pool_options = pool_options.replace(seeds=seeds_for(config["seed"], range(num_envs), num_envs))
     internal = family.fill_internal(task_id, config, {**internal, **refkit.fill(family.needs, task_id)})
-    return EnvSpec(task_id, config, internal)
+    return EnvSpec(task_id, config, internal, pool_options=pool_options, env_option_names=frozenset(options))

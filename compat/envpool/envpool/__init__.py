@@ -334,7 +334,7 @@ class _MiniGridSpec(EnvSpec):
         super().__init__(spec.task_id, spec.config, spec._internal)
         max_steps = int(spec.config["max_steps"])
         if max_steps < 0:  # the task's default: its env knows it after a reset
-            pool = _core.EnvPool(spec.task_id, spec.env_options, [0], 1, 1, 1, -1, False, False)
+            pool = _core.EnvPool(spec.task, _core.PoolOptions(num_envs=1, num_threads=1, seeds=[0]))
             try:
                 pool.send_reset(None, None)
                 pool.recv(None)

@@ -48,7 +48,6 @@ from envpool_lite.distributed.link import Call, WorkerLink
 from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, ChannelInfo, EnvFailed, Free, Request, Restarted, RingBatch
 from envpool_lite.distributed.ring import Ring
 from envpool_lite.distributed.worker import EnvPoolWorker
-from envpool_lite.options import seeds_for
 from envpool_lite.spec import EnvSpec
 
 # Requests each worker keeps in flight to hide the network's latency.
@@ -85,13 +84,13 @@ def import_ray():
 class DistributedPool(FaultHandling):
     """``_core.EnvPool``'s interface over K Ray actors."""
 
-    def __init__(self, spec: EnvSpec, same_step_autoreset: bool, render: bool = False):
+    def __init__(self, spec: EnvSpec, options: _core.PoolOptions):
         ray = import_ray()
         self._ray = ray
         config = spec.config
         self._spec = spec
-        self._num_envs = n = config["num_envs"]
-        self._batch_size = config["batch_size"]
+        self._num_envs = n = options.num_envs
+        self._batch_size = options.batch_size
         self._timeout = float(config["worker_timeout"])
         self._start_timeout = max(self._timeout, _START_TIMEOUT_S)
         self._sync = self._batch_size == n
@@ -105,8 +104,8 @@ class DistributedPool(FaultHandling):
             ray.init(**({} if os.environ.get("RAY_ADDRESS") else LOCAL_CLUSTER_OPTIONS), log_to_driver=True)
         self._node_id = ray.get_runtime_context().get_node_id()  # workers here get a channel (channel.py)
         # Actions are checked here, before anything is sent.
-        self._converter = _core.ActionConverter(spec.task_id, spec.env_options)
-        seeds = seeds_for(config["seed"], range(n), n)
+        self._converter = _core.ActionConverter(spec.task)
+        seeds = options.seeds
         actor = ray.remote(EnvPoolWorker).options(
             num_cpus=1,
             max_restarts=-1,  # Ray restarts a worker that dies ...
@@ -119,17 +118,10 @@ class DistributedPool(FaultHandling):
             for index in range(k):
                 start, stop = starts[index], starts[index + 1]
                 local_batch = stop - start if self._sync else min(stop - start, self._batch_size)
-                handle = actor.remote(
-                    spec.task_id,
-                    dict(spec.config),
-                    seeds[start:stop],
-                    local_batch,
-                    config["num_threads"],
-                    config["thread_affinity_offset"],
-                    same_step_autoreset,
-                    render,
-                    start,
-                )
+                # The worker's share of the pool's options: its envs keep their
+                # global ids, and its node's cores are shared with its siblings.
+                local = options.replace(num_envs=stop - start, batch_size=local_batch, seeds=seeds[start:stop], first_env_id=start, shares_cores=True)
+                handle = actor.remote(spec.task_id, dict(spec.config), local)
                 self._workers.append(WorkerLink(index, handle, start, stop, local_batch))
             self._starts = np.array(starts[:-1])
             self._describe_workers()

@@ -26,16 +26,15 @@ _STOP_WAIT_S = 5.0  # an old channel's thread gets this long to end
 class EnvPoolWorker:
     """A Ray actor (the driver wraps it with ``ray.remote``)."""
 
-    def __init__(self, task_id: str, config: dict, seeds: list, batch_size: int, num_threads: int, thread_affinity_offset: int, same_step_autoreset: bool, render: bool, offset: int):
-        # The env's options resolved here, not in the driver: a family's
-        # internal options can be addresses in the process that filled them
-        # (numpy's loops, which some families call).
-        env_options = make_spec(task_id, **config).env_options
-        # shares_cores: the node's cores are shared with the other workers
-        # there (and the caller), so the thread that takes batches never
-        # spins for one as a lone in-process pool may.
-        self._args = (task_id, env_options, seeds, len(seeds), batch_size, num_threads, thread_affinity_offset, same_step_autoreset, render, offset, True)
-        self._pool = _core.EnvPool(*self._args)  # every env resets on its first action
+    def __init__(self, task_id: str, config: dict, options: _core.PoolOptions):
+        # The task made here, not in the driver: a family's internal options
+        # can be addresses in the process that filled them (numpy's loops,
+        # which some families call). The pool's options are the driver's
+        # (the worker's share of them: its envs, seeds and first env id).
+        self._task = make_spec(task_id, **config).task
+        self._options = options
+        self._pool = _core.EnvPool(self._task, options)  # every env resets on its first action
+        offset, batch_size = options.first_env_id, options.batch_size
         self._offset = offset
         self._batch_size = batch_size
         self._epoch: int | None = None  # the driver's epoch this pool serves (None: a fresh pool serves any)
@@ -160,7 +159,7 @@ class EnvPoolWorker:
             # dropped, and every env resets on its next action).
             with self._lock:
                 self._pool.close()
-                self._pool = _core.EnvPool(*self._args)
+                self._pool = _core.EnvPool(self._task, self._options)
         self._epoch = epoch
 
     def _queue(self, request: Request) -> None:
