@@ -2,8 +2,8 @@
 // types of an AbstractEnv, and action_factory.
 //
 // This header only declares the classes. The bodies that read the env or
-// build vehicles are in action_impl.h, which the lead includes after
-// abstract.h (class AbstractEnv must be complete there).
+// build vehicles are in action_methods.h, which includes
+// abstract_env.h (class AbstractEnv must be complete there).
 //
 // Actions arrive as raw memory: Act(const void* action) reads ActionBytes()
 // bytes: an int32 for DiscreteAction / DiscreteMetaAction, `size` float32
@@ -299,7 +299,7 @@ class MultiAgentAction : public ActionType {
   std::vector<std::unique_ptr<ActionType>> agents_action_types;
 };
 
-// action_factory(env, config). Defined in action_impl.h.
+// action_factory(env, config). Defined in action_methods.h.
 inline std::unique_ptr<ActionType> ActionFactory(AbstractEnv& env,
                                                  const ActionConfig& config);
 

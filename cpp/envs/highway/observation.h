@@ -2,8 +2,8 @@
 // the observation types of an AbstractEnv, and observation_factory.
 //
 // This header only declares the classes. The bodies that read the env
-// (road, vehicles, np_random, ...) are in observation_impl.h, which the lead
-// includes after abstract.h (class AbstractEnv must be complete there).
+// (road, vehicles, np_random, ...) are in observation_methods.h, which
+// includes abstract_env.h (class AbstractEnv must be complete there).
 //
 // Observations are returned as a list of arrays (ObsArray): one array named
 // "obs" for a Box observation; one array per key for a Dict observation
@@ -19,7 +19,7 @@
 //
 // NEEDS from kinematics.h: `std::shared_ptr<RoadObject> goal;` on Vehicle
 // (parking sets `vehicle.goal`; KinematicsGoalObservation reads it, see
-// GoalOf in observation_impl.h, which compiles without it and throws).
+// GoalOf in observation_methods.h, which compiles without it and throws).
 //
 // ---------------------------------------------------------------------------
 // CONFIG KEYS (read by ReadObservationConfig(config, prefix), with prefix
@@ -453,7 +453,7 @@ class MultiAgentObservation : public ObservationType {
   std::vector<std::unique_ptr<ObservationType>> agents_observation_types;
 };
 
-// observation_factory(env, config). Defined in observation_impl.h.
+// observation_factory(env, config). Defined in observation_methods.h.
 inline std::unique_ptr<ObservationType> ObservationFactory(
     AbstractEnv& env, const ObservationConfig& config);
 

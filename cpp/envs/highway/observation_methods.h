@@ -1,6 +1,6 @@
 // The bodies of observation.h's classes (highway_env/envs/common/
 // observation.py, and compute_ttc_grid from envs/common/finite_mdp.py).
-// Include after abstract.h: they read AbstractEnv's members.
+// They read AbstractEnv's members (abstract_env.h).
 #pragma once
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "envs/highway/abstract_env.h"
 #include "envs/highway/controller.h"
 #include "envs/highway/kinematics.h"
 #include "envs/highway/lane.h"

@@ -1,5 +1,5 @@
 // The bodies of action.h's classes (highway_env/envs/common/action.py).
-// Include after abstract.h: they read AbstractEnv's members.
+// They read AbstractEnv's members (abstract_env.h).
 #pragma once
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "envs/highway/abstract_env.h"
 #include "envs/highway/action.h"
 #include "envs/highway/controller.h"
 #include "envs/highway/dynamics.h"
