@@ -10,10 +10,11 @@ threads, interleaved, median of --repeats.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
-import sys
-from pathlib import Path
+
+from fps_tasks import TASKS
+from peers.common import Config
+from peers.envpool_lite import run_envpool_lite
 
 
 def main() -> None:
@@ -21,17 +22,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--steps", type=int, default=2000)
     args = parser.parse_args()
-    spec = importlib.util.spec_from_file_location("fps", Path(__file__).with_name("fps.py"))
-    fps = importlib.util.module_from_spec(spec)
-    sys.modules["fps"] = fps  # dataclasses look their module up there
-    spec.loader.exec_module(fps)
 
-    task = fps.TASKS["Basic-v1"]
+    task = TASKS["Basic-v1"]
     threads = [0, 2, 4, 8, 16]  # 0: envpool_lite's default
     rates: dict[int, list[float]] = {t: [] for t in threads}
     for _ in range(args.repeats):
         for t in threads:
-            rates[t].append(fps.run_envpool_lite(task, fps.Config(8, 4, t), args.steps))
+            rates[t].append(run_envpool_lite(task, Config(8, 4, t), args.steps))
     medians = {t: statistics.median(v) for t, v in rates.items()}
     print("steps/s:", {("default" if t == 0 else t): round(v) for t, v in medians.items()})
     best = max(v for t, v in medians.items() if t)

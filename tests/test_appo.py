@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "trainers"))
 import appo  # noqa: E402
 
 import envpool_lite  # noqa: E402
+from envpool_lite.families import NetworkKind  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -159,12 +160,12 @@ def test_cartpole_reaches_195(tmp_path):
 
 
 def test_inverted_pendulum_reaches_900(tmp_path):
-    """Continuous control on a MuJoCo task with the mujoco preset: seeds 1-3
+    """Continuous control on a MuJoCo task with the control preset: seeds 1-3
     reach a mean return of 900 (last 20 episodes) in 34k-36k steps."""
     if "InvertedPendulum-v5" not in envpool_lite.list_all_envs() or not envpool_lite._core.MUJOCO_VERSION:
         pytest.skip("built without MuJoCo")
-    assert appo.env_family("InvertedPendulum-v5") == "mujoco"
-    preset = {k: v for k, v in appo.PRESETS["mujoco"].items() if k != "total_steps"}
+    assert appo.network_kind("InvertedPendulum-v5") is NetworkKind.CONTROL
+    preset = {k: v for k, v in appo.PRESETS[NetworkKind.CONTROL].items() if k != "total_steps"}
     result = appo.train(quiet(**preset, env_id="InvertedPendulum-v5", target_return=900.0, total_steps=80_000, seed=3, run_dir=str(tmp_path)))
     print(f"InvertedPendulum-v5 to 900: {result['steps_to_target']} steps, {result['time_to_target']:.1f}s")
     assert result["reached_target"], f"recent return {result['recent_return']:.1f} after {result['global_step']} steps"
@@ -172,14 +173,14 @@ def test_inverted_pendulum_reaches_900(tmp_path):
 
 def test_minatar_preset_trains_on_pgx_planes(tmp_path):
     """pgx's MinAtar games (bool (10, 10, C) planes) take pgx's example
-    network, and a few updates of the minatar preset run (learning to pgx's
+    network, and a few updates of the planes preset run (learning to pgx's
     return takes some 20M steps: trainers/README.md)."""
-    assert appo.env_family("minatar-breakout") == "minatar"
+    assert appo.network_kind("minatar-breakout") is NetworkKind.PLANES
     spec = envpool_lite.make_spec("minatar-breakout")
     model = appo.ActorCritic(spec.observation_space, spec.action_space, cnn="minatar")
     logits, value = model(torch.zeros(5, 10, 10, 4, dtype=torch.bool))
     assert logits.shape == (5, 3) and value.shape == (5,)
-    preset = {k: v for k, v in appo.PRESETS["minatar"].items() if k != "total_steps"}
+    preset = {k: v for k, v in appo.PRESETS[NetworkKind.PLANES].items() if k != "total_steps"}
     result = appo.train(quiet(**{**preset, "num_envs": 16, "env_batch_size": 8, "batch_rollouts": 8}, env_id="minatar-breakout", total_steps=16 * 32 * 4, run_dir=str(tmp_path)))
     assert result["global_step"] >= 16 * 32 * 4
 
@@ -324,7 +325,7 @@ def test_pong_loop(tmp_path, capsys):
                "--run-dir", str(tmp_path), "--run-name", "pong", "--device", "cpu", "--no-progress", "--torch-threads", "1"])  # fmt: skip
     assert "6,144 steps" in capsys.readouterr().out
     ckpt = torch.load(run / "checkpoint.pt", weights_only=False)
-    assert ckpt["config"]["cnn"] == appo.PRESETS["atari"]["cnn"] and ckpt["global_step"] == 6144
+    assert ckpt["config"]["cnn"] == appo.PRESETS[NetworkKind.PIXELS]["cnn"] and ckpt["global_step"] == 6144
     progress = json.loads((run / "progress.json").read_text())
     rows = progress["updates"]
     assert progress["frame_skip"] == 4 and len(rows) == 6144 // (32 * 4) and rows[-1]["step"] == 6144
@@ -344,13 +345,13 @@ def test_pong_loop(tmp_path, capsys):
 
 
 def test_minigrid_smoke(tmp_path, capsys):
-    """The minigrid preset on DoorKey-5x5 (the agent's 7x7 view, its ids one-hot
+    """The grid preset on DoorKey-5x5 (the agent's 7x7 view, its ids one-hot
     encoded): a short run from the command line, then --eval with a GIF the
     pool draws."""
     env_id = "MiniGrid-DoorKey-5x5-v0"
-    assert appo.env_family(env_id) == "minigrid" and appo.env_options(appo.Config(env_id=env_id))["image_only"]
+    assert appo.network_kind(env_id) is NetworkKind.GRID and appo.env_options(appo.Config(env_id=env_id))["image_only"]
     cfg = appo.parse_args(["--env-id", env_id])
-    assert cfg.torch_threads == 1 and cfg.num_envs == appo.PRESETS["minigrid"]["num_envs"]
+    assert cfg.torch_threads == 1 and cfg.num_envs == appo.PRESETS[NetworkKind.GRID]["num_envs"]
     obs = torch.tensor([[[[2, 5, 0], [4, 4, 2], [10, 0, 3]]]], dtype=torch.uint8)  # wall, locked yellow door, agent facing up
     x = appo.one_hot_grid(obs).view(1, 3, sum(appo.GRID_IDS))
     assert x.sum(-1).eq(3).all() and x[0, 1, 4] == 1 and x[0, 1, 11 + 4] == 1 and x[0, 1, 11 + 6 + 2] == 1

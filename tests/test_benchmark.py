@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))  # fps.py's modules: fps_tasks, fps_report, peers/
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +54,10 @@ def test_mujoco_task_box_actions_on_every_system(fps, tmp_path):
     if "Ant-v5" not in envpool_lite.list_all_envs() or not envpool_lite._core.MUJOCO_VERSION:
         pytest.skip("built without MuJoCo")
     task = fps.TASKS["HalfCheetah-v5"]
-    actions = fps._random_actions(task, 3, np.random.default_rng(0), count=2)
-    space = fps.action_space(task)
+    from peers.common import action_space, random_actions
+
+    actions = random_actions(task, 3, np.random.default_rng(0), count=2)
+    space = action_space(task)
     assert [a.shape for a in actions] == [(3, 6)] * 2 and all(a.dtype == np.float32 and space.contains(a[0]) for a in actions)
     out = tmp_path / "fps.json"
     systems = "envpool_lite,envpool,gymnasium_loop,gymnasium_sync,gymnasium_async"
@@ -127,7 +130,9 @@ def test_plot_has_no_empty_panel(fps, with_sweep):
     if with_sweep:  # only CartPole has a thread sweep
         rows += [_row("CartPole-v1", s, 256, 128, t, "threads") for s in ("envpool_lite", "envpool") for t in (1, 2)]
     report = {"results": rows, "machine": {"cores": 2, "cpu": "test"}, "repeats": 3, "single_thread_limit_steps_per_s": {"CartPole-v1": 1e6, "Pong-v5": 4e3}}
-    fig = fps.figure(report, plt)
+    import fps_report
+
+    fig = fps_report.figure(report, plt)
     axes = fig.get_axes()
     assert len(axes) == (3 if with_sweep else 2)  # a bar panel per task, plus CartPole's sweep
     for ax in axes:
@@ -182,3 +187,21 @@ def test_peers_left_out_are_one_line_per_task(fps, tmp_path, capsys):
 
 def test_describe_left_out(fps):
     assert fps.describe_left_out({"a": {"x": ["1:1:1", "2:2:1"]}, "b": {"y": ["1:1:1"], "z": ["2:2:1"]}}, 2) == "a (x); b (y, at 1:1:1; z, at 2:2:1)"
+
+
+def test_tasks_come_from_their_families(fps):
+    """fps.py's tasks are the families' (Family.benchmark_tasks, collected by
+    benchmarks/fps_tasks.py): each declared by the plug-in of the family its
+    task id is registered in, and no name twice."""
+    import fps_tasks
+
+    from envpool_lite import _core, families
+
+    registered = set(_core.list_tasks())
+    declared = []
+    for name in fps_tasks.FAMILIES:
+        for task in families.plugin(name).benchmark_tasks:
+            declared.append(task.name)
+            if task.make_id in registered:  # a build without MuJoCo has no MuJoCo task
+                assert families.family_of(task.make_id) == name, task
+    assert sorted(declared) == sorted(fps.TASKS)

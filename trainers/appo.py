@@ -67,6 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vtrace import vtrace  # noqa: E402
 
 import envpool_lite  # noqa: E402
+from envpool_lite.families import NetworkKind  # noqa: E402
 
 
 # --- hyperparameters ------------------------------------------------------------
@@ -106,7 +107,7 @@ class Config:
     norm_adv: bool = True
     clip_vloss: bool = False  # PPO's clipped value loss (CleanRL's, pgx's): V may move at most clip_coef from the behaviour-time value
     reward_scale: float = 1.0  # the learner's rewards are multiplied by this (returns are reported unscaled)
-    hidden: int = 64  # MLP width (vector and MiniGrid observations)
+    hidden: int = 64  # MLP width (vector and grid observations)
     cnn: str = "nature"  # pixels: "nature" (Mnih 2015: 32-64-64 convs, 512 units), "small" (Mnih 2013 / A3C: 16-32, 256; ~3x fewer FLOPs) or "minatar" (pgx's MinAtar example: (H, W, C) planes)
     # Atari
     episodic_life: bool = True
@@ -128,10 +129,11 @@ class Config:
     gif: str = ""  # with --eval: save one episode as a GIF
 
 
-# Sensible defaults per env family; flags given on the command line win.
-PRESETS = {
-    "vector": dict(torch_threads=1),  # small MLPs: one thread each for acting and learning is fastest on 2 cores
-    # Atari, tuned for a 2-core CPU (Pong-v5), where the learner bounds the
+# Sensible defaults by the kind of network a task wants (its family says which:
+# envpool_lite.families.Family.network_kind); flags given on the command line win.
+PRESETS: dict[NetworkKind, dict] = {
+    NetworkKind.VECTOR: dict(torch_threads=1),  # small MLPs: one thread each for acting and learning is fastest on 2 cores
+    # Pixels: Atari, tuned for a 2-core CPU (Pong-v5), where the learner bounds the
     # run: the small CNN (~3x fewer FLOPs than Nature's), one pass over each
     # batch in small minibatches (8 SGD steps per 1,024 steps: many small
     # updates per second of CPU). Tried on Pong: Nature CNN with 4 epochs x 4
@@ -140,7 +142,7 @@ PRESETS = {
     # epochs x 4 (1,190), 1 x 4 (1,750), 1 x 8 (2,010); small CNN 4 x 4
     # (CleanRL's update: 711 steps/s, -18.4 at 20 minutes where this preset
     # is at -15.2). trainers/README.md has the 60-minute curve.
-    "atari": dict(
+    NetworkKind.PIXELS: dict(
         total_steps=10_000_000,
         cnn="small",
         num_envs=64,
@@ -155,12 +157,12 @@ PRESETS = {
         num_minibatches=8,  # 4 trajectories (128 steps) per SGD step
         checkpoint_every=200,
     ),
-    # gymnasium's MuJoCo tasks (Box actions). Tuned on InvertedPendulum-v5
-    # (a mean return of 900 in 34k-36k steps over seeds 1-3): small updates
+    # Continuous control: gymnasium's MuJoCo tasks (Box actions). Tuned on
+    # InvertedPendulum-v5 (a mean return of 900 in 34k-36k steps over seeds 1-3): small updates
     # (512 steps) with many SGD passes over few large minibatches, a high
     # learning rate, and rewards scaled down so the value loss does not eat
     # the clipped gradient norm.
-    "mujoco": dict(
+    NetworkKind.CONTROL: dict(
         torch_threads=1,
         total_steps=1_000_000,
         num_envs=8,
@@ -172,14 +174,14 @@ PRESETS = {
         num_minibatches=2,
         reward_scale=0.1,
     ),
-    # pgx's MinAtar games: pgx's own PPO example's network, settings and
+    # Feature planes: pgx's MinAtar games, with pgx's own PPO example's network, settings and
     # batch shape (4,096 envs, 128-step rollouts, 3 epochs of minibatches of
     # 4,096 steps, lr 3e-4, clip 0.2, entropy 0.01, the clipped value loss),
     # on-policy as PPO is (acting waits for each update): minatar-breakout
     # reaches pgx's reported return at 20M steps (trainers/README.md). The
     # same batch shape with APPO's overlap (each batch acted by a policy one
     # or two updates old, 384 SGD steps each) learned 3x slower.
-    "minatar": dict(
+    NetworkKind.PLANES: dict(
         torch_threads=2,  # acting and learning take turns: both cores each
         total_steps=20_000_000,
         cnn="minatar",
@@ -195,10 +197,10 @@ PRESETS = {
         num_minibatches=128,  # 32 trajectories (4,096 steps) each
         checkpoint_every=5,
     ),
-    # MiniGrid's grid worlds (the agent's view, one-hot ids). Set for
+    # Grids of ids: MiniGrid's grid worlds (the agent's view, one-hot ids). Set for
     # DoorKey-5x5 (sparse reward: 1 - 0.9 * steps / 250 at the goal): seeds
     # 1-5 reach a mean return of 0.9 (last 100 games) in 45k-72k steps.
-    "minigrid": dict(
+    NetworkKind.GRID: dict(
         torch_threads=1,
         total_steps=1_000_000,
         num_envs=16,
@@ -211,29 +213,35 @@ PRESETS = {
         num_minibatches=8,
     ),
 }
+# What each kind gets, and a task of that kind, for --help.
+PRESET_HELP = {
+    NetworkKind.VECTOR: "tanh MLPs; e.g. CartPole-v1",
+    NetworkKind.PIXELS: "a CNN, by --cnn; e.g. Pong-v5",
+    NetworkKind.CONTROL: "tanh MLPs, a Gaussian policy; e.g. InvertedPendulum-v5",
+    NetworkKind.PLANES: "pgx's MinAtar network; e.g. minatar-breakout",
+    NetworkKind.GRID: "one-hot ids into tanh MLPs; e.g. MiniGrid-DoorKey-5x5-v0",
+}
 
 
-def env_family(env_id: str) -> str:
-    family = envpool_lite.families.family_of(env_id)
-    if family in ("mujoco", "minigrid"):
-        return family
-    shape = envpool_lite.make_spec(env_id).observation_space.shape
-    if family == "pgx" and len(shape) == 3:
-        return "minatar"  # pgx's MinAtar games: (10, 10, C) bool planes
-    return "atari" if len(shape) == 3 else "vector"
+def network_kind(env_id: str) -> NetworkKind:
+    """The kind of network the task wants, as its family says
+    (envpool_lite.families.Family.network_kind): the model's torso
+    (ActorCritic) and the preset (PRESETS)."""
+    return envpool_lite.families.plugin_of(env_id).network_kind(envpool_lite.make_spec(env_id))
 
 
 def env_options(cfg: Config) -> dict:
-    """The pool's options for training (the task's own for Atari)."""
+    """The pool's options for training (and the task's own where it has
+    them: Atari's lives and reward clipping, the image of ids alone)."""
     options = dict(num_envs=cfg.num_envs, batch_size=cfg.env_batch_size, num_threads=cfg.num_threads, seed=cfg.seed)
     if cfg.num_workers > 0:
         options["num_workers"] = cfg.num_workers
     if cfg.deterministic:
         options["batch_size"] = cfg.num_envs  # sync: results in env_id order
-    family = env_family(cfg.env_id)
-    if family == "atari":
+    config = envpool_lite.make_spec(cfg.env_id).config
+    if "episodic_life" in config and "reward_clip" in config:
         options.update(episodic_life=cfg.episodic_life, reward_clip=cfg.reward_clip)
-    if family == "minigrid":
+    if "image_only" in config:
         options["image_only"] = True  # the (7, 7, 3) image of ids, without the mission string
     return options
 
@@ -256,14 +264,19 @@ def one_hot_grid(obs: torch.Tensor) -> torch.Tensor:
 
 class ActorCritic(nn.Module):
     """Nature CNN for pixels (uint8 goes to the device, /255 happens there),
-    separate tanh MLPs for vectors and for MiniGrid's images of ids (`grid`:
-    one-hot encoded, not pixels). Discrete actions: a categorical over
-    logits; continuous: a diagonal Gaussian with a learned log-std."""
+    pgx's MinAtar network for feature planes (`cnn="minatar"`), separate
+    tanh MLPs for vectors and for grids of ids (NetworkKind.GRID, MiniGrid's:
+    one-hot encoded, not pixels). `kind`: the task's (network_kind), by
+    default the one its observation's shape says. Discrete actions: a
+    categorical over logits; continuous: a diagonal Gaussian with a learned
+    log-std."""
 
-    def __init__(self, obs_space, action_space, hidden: int = 64, grid: bool = False, cnn: str = "nature"):
+    def __init__(self, obs_space, action_space, hidden: int = 64, kind: NetworkKind | None = None, cnn: str = "nature"):
         super().__init__()
-        self.grid = grid
-        self.pixels = len(obs_space.shape) == 3 and not grid
+        if kind is None:
+            kind = NetworkKind.of_observation(obs_space)
+        self.grid = kind is NetworkKind.GRID
+        self.pixels = kind in (NetworkKind.PIXELS, NetworkKind.PLANES)
         self.discrete = hasattr(action_space, "n")
         out = int(action_space.n) if self.discrete else int(np.prod(action_space.shape))
         self.planes = cnn == "minatar"
@@ -312,7 +325,7 @@ class ActorCritic(nn.Module):
             self.actor = layer_init(nn.Linear(width, out), std=0.01)
             self.critic = layer_init(nn.Linear(width, 1), std=1.0)
         else:
-            d = int(np.prod(obs_space.shape[:-1])) * sum(GRID_IDS) if grid else int(np.prod(obs_space.shape))
+            d = int(np.prod(obs_space.shape[:-1])) * sum(GRID_IDS) if self.grid else int(np.prod(obs_space.shape))
 
             def mlp(n_out, std):
                 return nn.Sequential(
@@ -795,7 +808,7 @@ def train(cfg: Config) -> dict:
         ray.init(address=cfg.ray_address, ignore_reinit_error=True)
     env = envpool_lite.make(cfg.env_id, env_type="gymnasium", **env_options(cfg))
     frame_skip = int(env.spec.config.get("frame_skip", 1))
-    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden, env_family(cfg.env_id) == "minigrid", cfg.cnn).to(device)
+    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden, network_kind(cfg.env_id), cfg.cnn).to(device)
     learner = Learner(cfg, model, device)
     update, global_step, finished = 0, 0, []
     if cfg.resume:
@@ -886,9 +899,8 @@ def evaluate(path: str, episodes: int = 10, greedy: bool = False, gif: str = "",
     options = env_options(cfg)
     if "episodic_life" in options:
         options.update(episodic_life=False, reward_clip=False)
-    grid = env_family(cfg.env_id) == "minigrid"
     env = envpool_lite.make(cfg.env_id, env_type="gymnasium", **options)
-    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden, grid, cfg.cnn).to(device)
+    model = ActorCritic(env.single_observation_space, env.single_action_space, cfg.hidden, network_kind(cfg.env_id), cfg.cnn).to(device)
     model.load_state_dict(ckpt["model"])
     generator = torch.Generator(device=device).manual_seed(seed)
     returns, done = np.zeros(episodes), np.zeros(episodes, bool)
@@ -933,11 +945,13 @@ def save_gif(path: str, env_id: str, options: dict, actions: list) -> float:
 
 # --- command line -----------------------------------------------------------------
 def parse_args(argv=None) -> Config:
-    """Flags from the Config fields. Unset flags take the env family's preset,
-    then a resumed checkpoint's config, then the Config default."""
-    presets = "\n".join(f"  {family}: {values}" for family, values in PRESETS.items())
+    """Flags from the Config fields. Unset flags take the preset of the
+    task's kind of network (network_kind), then a resumed checkpoint's
+    config, then the Config default."""
+    presets = "\n".join(f"  {kind.value} ({PRESET_HELP[kind]}): {values}" for kind, values in PRESETS.items())
+    epilog = f"presets by the kind of network the task's family gives it (envpool_lite.families.NetworkKind), for the flags not given:\n{presets}"
     parser = argparse.ArgumentParser(
-        description=__doc__, epilog=f"per-family presets (for the flags not given):\n{presets}",
+        description=__doc__, epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter, argument_default=argparse.SUPPRESS,
     )  # fmt: skip
     for f in dataclasses.fields(Config):
@@ -953,7 +967,7 @@ def parse_args(argv=None) -> Config:
         values.update(run_name="", eval="", gif="")
     env_id = given.get("env_id", values.get("env_id", Config.env_id))
     if not given.get("eval"):
-        values = {**PRESETS[env_family(env_id)], **values}
+        values = {**PRESETS[network_kind(env_id)], **values}
     return Config(**{**values, **given})
 
 

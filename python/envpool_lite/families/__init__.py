@@ -12,6 +12,8 @@ one.
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import functools
 import importlib
 import importlib.util
@@ -36,6 +38,40 @@ class Renderer(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+class NetworkKind(enum.Enum):
+    """The kind of network a task's observations want, for the trainers
+    (``trainers/``: each maps a kind to its torch modules and its preset
+    hyperparameters; nothing in the package trains). A family says which
+    with :meth:`Family.network_kind`; the default goes by the shape of the
+    observation."""
+
+    #: A vector of features, or any array that is not an image: an MLP on
+    #: it, flattened.
+    VECTOR = "vector"
+    #: The state of a simulated body (joint positions and velocities) under
+    #: continuous control (torques): an MLP, with settings for locomotion.
+    CONTROL = "control"
+    #: Pixels: frames of a screen, (C, H, W) uint8 (the default for any
+    #: array of three axes): a CNN.
+    PIXELS = "pixels"
+    #: Feature planes: an (H, W, C) array, one plane per kind of object on
+    #: a small board: a small convolution over the channels-last planes.
+    PLANES = "planes"
+    #: A grid of symbolic ids: (H, W, 3), an (object, colour, state) id per
+    #: cell, each id one-hot encoded into an MLP.
+    GRID = "grid"
+
+    @classmethod
+    def of_observation(cls, space: Any) -> NetworkKind:
+        """The default kind for an observation space: PIXELS for an array of
+        three axes, VECTOR for any other array. A dict observation has no
+        default (ValueError)."""
+        shape = getattr(space, "shape", None)
+        if shape is None:
+            raise ValueError(f"no default network for a {type(space).__name__} observation (the networks take one array; a family can name one: Family.network_kind)")
+        return cls.PIXELS if len(shape) == 3 else cls.VECTOR
 
 
 class Family:
@@ -64,6 +100,10 @@ class Family:
     #: What make() needs installed, for every task of the family: the module
     #: it looks for (without importing it) and the package that provides it.
     requires: Mapping[str, str] = {}
+
+    #: The family's tasks in benchmarks/fps.py's throughput table beside its
+    #: peers (docs/benchmarks.md), one or two of its ids.
+    benchmark_tasks: tuple[BenchmarkTask, ...] = ()
 
     def requirements(self, task_id: str) -> Mapping[str, str]:
         """The modules (and their packages) that ``task_id`` needs at make():
@@ -138,6 +178,12 @@ class Family:
         EnvPool resizes them."""
         return "area"
 
+    def network_kind(self, spec: EnvSpec) -> NetworkKind:
+        """The kind of network ``spec``'s task wants in the trainers: by
+        default, by its observation's shape
+        (:meth:`NetworkKind.of_observation`)."""
+        return NetworkKind.of_observation(spec.observation_space)
+
 
 class Players:
     """The players of a multi-player task, as the multi-agent faces see them.
@@ -160,6 +206,55 @@ class Players:
         self.turn_based = turn_based
         self.reward_info = reward_info
         self.terminated_info = terminated_info
+
+
+@dataclasses.dataclass(frozen=True)
+class BenchmarkTask:
+    """A task of benchmarks/fps.py, as its family declares it
+    (:attr:`Family.benchmark_tasks`): what to make, the settings it is
+    measured at, and the peers that run it too, with their names for it. How
+    each peer runs a task is benchmarks/peers/'s; nothing here imports a
+    peer."""
+
+    #: Its name in fps.py (--tasks, the table, the JSON): the task id, or a
+    #: label for the task with other options (then ``env_id`` is the id).
+    name: str
+    #: The task id to make where ``name`` is a label.
+    env_id: str | None = None
+    #: Frames per step (frames/s = steps/s x frame_skip).
+    frame_skip: int = 1
+    #: make() options, for envpool_lite and EnvPool alike.
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: make() options for envpool_lite only.
+    lite_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: (envs, batch, threads) settings: the default run's headline ones,
+    #: --full's (empty: fps.py's sweep fitted to the machine's cores) and
+    #: --quick's; the task is not in a default or --quick run without any.
+    headline: tuple[tuple[int, int, int], ...] = ()
+    full: tuple[tuple[int, int, int], ...] = ()
+    quick: tuple[tuple[int, int, int], ...] = ()
+    #: Steps per measurement with --full (0: by system and setting); a
+    #: quarter by default, an eighth with --quick.
+    steps: int = 0
+    #: Steps of the single-thread limit with --full (0: a million), divided
+    #: as ``steps``.
+    limit_steps: int = 0
+    #: The single-thread limit over envs 0 .. limit_envs - 1 (a pool whose
+    #: envs differ by index, one per task of a benchmark).
+    limit_envs: int = 1
+    #: False: no single-thread limit (its C++ loop's uniform random actions
+    #: would be illegal moves).
+    has_limit: bool = True
+    #: The peers that run the same task, each with its name for it, by the
+    #: peer's name (benchmarks/peers/__init__.py lists them: "gymnasium" the
+    #: reference implementation's gymnasium id, "envpool" EnvPool's id where
+    #: it is not the task id, ...).
+    peers: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def make_id(self) -> str:
+        """The task id to make."""
+        return self.env_id or self.name
 
 
 def family_of(task_id: str) -> str:

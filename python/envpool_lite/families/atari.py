@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from envpool_lite import _core
-from envpool_lite.families import Family, task_ids
+from envpool_lite.families import BenchmarkTask, Family, task_ids
 
 
 def atari_games() -> list[str]:
@@ -43,6 +43,21 @@ class Atari(Family):
     internal_options = frozenset({"game", "rom_path"})
     extra = "atari"
     requires = {"ale_py": "ale-py"}  # the ROMs
+    # EnvPool's defaults on every system (84x84 grayscale, 4 frames stacked,
+    # frame_skip 4 with max-pooling, up to 30 no-ops and FIRE at reset,
+    # sticky actions off, 27,000-step episodes, unclipped rewards).
+    benchmark_tasks = (
+        BenchmarkTask(
+            "Pong-v5",
+            frame_skip=4,
+            headline=((1, 1, 1), (16, 8, 2), (16, 16, 2)),
+            full=((1, 1, 1), (16, 8, 2), (16, 16, 2), (64, 32, 2)),
+            quick=((16, 8, 2),),
+            steps=8000,
+            limit_steps=8000,
+            peers={"gymnasium": "ALE/Pong-v5", "ale_py": "pong"},
+        ),
+    )
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         return {**internal, "rom_path": rom_path(task_id, internal["game"])}

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool_lite.families import Family
+from envpool_lite.families import BenchmarkTask, Family
 
 # CarRacing's reward counter: the characters f"{reward:04.0f}" can give (a
 # finite reward), in the order of cpp/envs/box2d/car_racing.h's RewardFont.
@@ -141,6 +141,14 @@ class Box2d(Family):
     # render() draws no lidar ray).
     internal_options = frozenset({"reward_font", "render_lidar"})
     extra = "box2d"
+    # gymnasium's tasks: LunarLander and BipedalWalker from states, CarRacing
+    # from its 96x96 pixels (a 1000x800 frame drawn and scaled down each
+    # step, by each env's thread). 16:16:2 has gymnasium's SyncVectorEnv.
+    # Only in --full (and --tasks).
+    benchmark_tasks = tuple(
+        BenchmarkTask(name, full=((1, 1, 1), (16, 8, 2), (16, 16, 2)), steps=steps, limit_steps=steps, peers={"gymnasium": name})
+        for name, steps in (("LunarLander-v3", 64000), ("BipedalWalker-v3", 32000), ("CarRacing-v3", 4000))
+    )
 
     def requirements(self, task_id: str) -> Mapping[str, str]:
         # Box2D itself is compiled in; CarRacing captures pygame-ce's font.

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from envpool_lite.families import Family
+from envpool_lite.families import BenchmarkTask, Family
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
@@ -110,6 +110,9 @@ class ClassicRenderer:
 class ClassicControl(Family):
     # report_state: Acrobot's info["state"] (EnvPool's), for the envpool module.
     internal_options = frozenset({"report_state"})
+
+    # Round trip (1 env), sync like gymnasium's vector envs (16), async (256).
+    benchmark_tasks = (BenchmarkTask("CartPole-v1", headline=((1, 1, 1), (16, 16, 2), (256, 128, 2)), quick=((1, 1, 1), (256, 128, 2)), peers={"gymnasium": "CartPole-v1"}),)
 
     def check_render(self, spec: EnvSpec) -> None:
         if not can_render(spec.task_id):

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from envpool_lite.families import Family
+from envpool_lite.families import BenchmarkTask, Family
 from envpool_lite.refkit import mujoco_lib
 
 DM_CONTROL_VERSION = "1.0.50"
@@ -77,6 +77,26 @@ class DmControl(Family):
     needs = frozenset({"mujoco_lib", "numpy_blas", "numpy_loops"})
     extra = "dm_control"
     requires = {"mujoco": "mujoco", "dm_control": "dm_control"}  # the physics library; the suite's models
+    # EnvPool's DMC envs and dm_control's own Python loop (one env), from
+    # states; only in --full (and --tasks). From pixels: 84x84 frames of
+    # camera 0, drawn by each env's thread (software OpenGL here); EnvPool
+    # 1.2.5's from_pixels aborts without a GL context, the peer is
+    # dm_control's pixels.Wrapper loop.
+    benchmark_tasks = (
+        *(
+            BenchmarkTask(name, full=((1, 1, 1), (16, 8, 2)), steps=steps, limit_steps=steps, peers={"dm_control": suite_task})
+            for name, suite_task, steps in (("CheetahRun-v1", ("cheetah", "run"), 32000), ("WalkerWalk-v1", ("walker", "walk"), 32000), ("HumanoidRun-v1", ("humanoid", "run"), 8000))
+        ),
+        BenchmarkTask(
+            "CheetahRun-v1:pixels",
+            env_id="CheetahRun-v1",
+            options={"from_pixels": True, "img_height": 84, "img_width": 84, "camera_id": 0},
+            full=((1, 1, 1), (2, 2, 2), (4, 2, 2)),
+            steps=400,
+            limit_steps=400,
+            peers={"dm_control": ("cheetah", "run")},
+        ),
+    )
 
     def install_hint(self, task_id: str, missing: Mapping[str, str]) -> str:
         hint = super().install_hint(task_id, missing)

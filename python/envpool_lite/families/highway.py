@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envpool_lite.families import Family, Players
+from envpool_lite.families import BenchmarkTask, Family, Players
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
@@ -197,6 +197,13 @@ class Highway(Family):
     needs = frozenset({"numpy_blas", "numpy_loops"})
     # The lists whose length is the user's: not held to their default's.
     free_length_options = frozenset({"observation.scales", "observation.observation_config.scales", "action.target_speeds", "action.action_config.target_speeds", "reward_weights"})
+    # highway-env ported whole: the peers are EnvPool's port (1.2.5 has these
+    # ids) and highway-env 1.12.1's own env (pure Python) in a loop and in
+    # gymnasium's vector envs. Only in --full (and --tasks).
+    benchmark_tasks = tuple(
+        BenchmarkTask(name, full=((1, 1, 1), (16, 8, 2)), steps=steps, limit_steps=steps, peers={"gymnasium": f"highway_env:{name}"})
+        for name, steps in (("highway-v0", 4000), ("intersection-v1", 4000), ("parking-v0", 8000))
+    )
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         config = kwargs.pop("config", None)

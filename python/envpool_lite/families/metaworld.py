@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from envpool_lite import _core
-from envpool_lite.families import Family
+from envpool_lite.families import BenchmarkTask, Family
 
 if TYPE_CHECKING:
     pass
@@ -73,6 +73,19 @@ class Metaworld(Family):
     # metaworld itself is installed with --no-deps (see above), so the extra
     # cannot name it: make() checks for it (assets_dir) and says how.
     requires: Mapping[str, str] = {}
+    # Meta-World on MuJoCo 3.3.0 (what metaworld 3.1.1 pins): the peers are
+    # EnvPool's port (its MetaWorld/<Task>-v3 ids, the same ids here) and
+    # metaworld's own MT1 env in a loop, in its own environment. MT10 as one
+    # pool (EnvPool has none): 10 envs (one per task) on 1 thread, and two
+    # copies, 20 envs, async on 2 threads; the peer is metaworld's own MT10
+    # vector env (gymnasium's SyncVectorEnv). Only in --full (and --tasks).
+    benchmark_tasks = (
+        *(
+            BenchmarkTask(name, full=((1, 1, 1), (16, 8, 2)), steps=steps, limit_steps=steps, peers={"metaworld": env_name})
+            for name, env_name, steps in (("MetaWorld/Reach-v3", "reach-v3", 32000), ("MetaWorld/PickPlace-v3", "pick-place-v3", 16000))
+        ),
+        BenchmarkTask("Meta-World/MT10", full=((10, 10, 1), (20, 10, 2)), steps=16000, limit_steps=16000, limit_envs=10, peers={"metaworld": "MT10"}),
+    )
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         assets = assets_dir(task_id)

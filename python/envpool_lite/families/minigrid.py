@@ -18,11 +18,14 @@ constructor's ``tile_size`` (32), ``highlight`` (True) and ``agent_pov``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envpool_lite.families import Family
+from envpool_lite.families import BenchmarkTask, Family, NetworkKind
+
+if TYPE_CHECKING:
+    from envpool_lite.spec import EnvSpec
 
 #: The options that are a position (x, y), or None for a random one.
 POSITION_OPTIONS = ("agent_start_pos", "agent_pos", "goal_pos")
@@ -44,6 +47,13 @@ class Minigrid(Family):
     # tasks, BabyAI's level families), not by users.
     internal_options = frozenset({"variant"})
     extra = "minigrid"  # nothing to install: the envs and their drawing are compiled in
+    # minigrid 3.2.0's observation dict (the 7x7x3 view, the direction, the
+    # mission). The peers: EnvPool's MiniGrid, and minigrid's own env in a
+    # loop and in gymnasium's SyncVectorEnv. Only in --full (and --tasks).
+    benchmark_tasks = tuple(
+        BenchmarkTask(name, full=((1, 1, 1), (16, 8, 2), (16, 16, 2)), steps=200_000, limit_steps=1_000_000, peers={"gymnasium": f"minigrid:{name}"})
+        for name in ("MiniGrid-DoorKey-8x8-v0", "MiniGrid-FourRooms-v0", "BabyAI-GoToLocal-v0")
+    )
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         for name in POSITION_OPTIONS:
@@ -55,6 +65,11 @@ class Minigrid(Family):
         if "max_steps" in kwargs and kwargs["max_steps"] is None:
             kwargs["max_steps"] = -1  # the task's default
         return kwargs
+
+    def network_kind(self, spec: EnvSpec) -> NetworkKind:
+        # The agent's view as minigrid's image of ids (object, colour, state
+        # per cell; ImgObsWrapper's, image_only=True), not pixels.
+        return NetworkKind.GRID
 
 
 family = Minigrid()

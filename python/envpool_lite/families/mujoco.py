@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envpool_lite.families import Family
+from envpool_lite.families import BenchmarkTask, Family, NetworkKind
 from envpool_lite.refkit.mujoco_lib import RENDER_FIELDS, gl_backend, gymnasium_models_dir
 
 if TYPE_CHECKING:
@@ -140,6 +140,23 @@ class Mujoco(Family):
     needs = frozenset({"mujoco_lib", "numpy_blas"})
     extra = "mujoco"
     requires = {"mujoco": "mujoco"}  # the physics library (gymnasium's models come with gymnasium)
+    # gymnasium's tasks (Box actions): the same model, physics and task code
+    # on every system. A step is 5 MuJoCo substeps (frame_skip); Ant and
+    # Humanoid are ~7x heavier than HalfCheetah, hence fewer steps. --full's
+    # 8:8:2 has gymnasium's AsyncVectorEnv.
+    benchmark_tasks = tuple(
+        BenchmarkTask(
+            name,
+            frame_skip=5,
+            headline=((1, 1, 1), (16, 8, 2), (16, 16, 2)),
+            full=((1, 1, 1), (8, 8, 2), (16, 8, 2), (16, 16, 2), (64, 32, 2)),
+            quick=((16, 8, 2),),
+            steps=steps,
+            limit_steps=steps,
+            peers={"gymnasium": name},
+        )
+        for name, steps in (("Ant-v4", 8000), ("Ant-v5", 8000), ("HalfCheetah-v4", 32000), ("HalfCheetah-v5", 32000), ("Humanoid-v5", 8000))
+    )
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         xml_file = config.get("xml_file", internal["mujoco_model"])
@@ -152,6 +169,9 @@ class Mujoco(Family):
 
     def make_renderer(self, spec: EnvSpec) -> MujocoRenderer:
         return MujocoRenderer(spec)
+
+    def network_kind(self, spec: EnvSpec) -> NetworkKind:
+        return NetworkKind.CONTROL  # joint positions and velocities in, torques out
 
 
 family = Mujoco()

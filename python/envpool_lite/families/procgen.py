@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from envpool_lite import _core
-from envpool_lite.families import Family
+from envpool_lite.families import BenchmarkTask, Family
 from envpool_lite.options import seeds_for
 
 #: procgen's distribution_mode names (ProcgenGym3Env's strings) and the ints
@@ -70,6 +70,15 @@ class Procgen(Family):
     # here.
     internal_options = frozenset({"env_name", "procgen_lib", "resource_root", "render_observation"})
     extra = "procgen"  # nothing to install: procgen's libenv.so and assets are in the package
+    # procgen 0.10.7's games, 64x64 RGB frames channels-last on every system
+    # (procgen's layout; EnvPool's default is channels-first), procgen's
+    # other defaults. The peers: EnvPool's Procgen (on the system's Qt 5)
+    # and procgen's own gym3 vector env (every env in one C call, its own
+    # threads). Only in --full (and --tasks).
+    benchmark_tasks = tuple(
+        BenchmarkTask(name, options={"channel_first": False}, full=((1, 1, 1), (16, 8, 2), (16, 16, 2)), steps=steps, limit_steps=steps, peers={"procgen": game})
+        for name, game, steps in (("BigfishEasy-v0", ("bigfish", "easy"), 40000), ("CoinrunHard-v0", ("coinrun", "hard"), 40000), ("StarpilotEasy-v0", ("starpilot", "easy"), 40000))
+    )
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         mode = kwargs.get("distribution_mode")

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envpool_lite.families import Family
+from envpool_lite.families import BenchmarkTask, Family
 
 if TYPE_CHECKING:
     from envpool_lite.spec import EnvSpec
@@ -175,6 +175,15 @@ class CatchRenderer:
 
 
 class ToyText(Family):
+    # Tabular, the lightest steps (the pool's own overhead): the round trip
+    # (1:1:1) and async 256:128:2, with CartPole's sync 16 for gymnasium's
+    # SyncVectorEnv. gymnasium 1.4 has no Taxi-v3 (EnvPool's id): Taxi-v4 is
+    # the same taxi without rain or a fickle passenger.
+    benchmark_tasks = (
+        BenchmarkTask("FrozenLake-v1", headline=((1, 1, 1), (16, 16, 2), (256, 128, 2)), quick=((1, 1, 1), (256, 128, 2)), peers={"gymnasium": "FrozenLake-v1"}),
+        BenchmarkTask("Taxi-v3", headline=((1, 1, 1), (16, 16, 2), (256, 128, 2)), quick=((1, 1, 1), (256, 128, 2)), peers={"gymnasium": "Taxi-v4"}),
+    )
+
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         if "desc" in defaults:  # FrozenLake
             if kwargs.get("desc", 0) is None:

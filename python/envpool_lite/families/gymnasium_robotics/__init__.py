@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from envpool_lite.families import Family
+from envpool_lite.families import BenchmarkTask, Family
 from envpool_lite.families.gymnasium_robotics import hand, kitchen, maze
 from envpool_lite.families.gymnasium_robotics.assets import assets_dir as assets_dir  # the tests read it here
 from envpool_lite.families.gymnasium_robotics.assets import model_path
@@ -226,6 +226,14 @@ class GymnasiumRobotics(Family):
     needs = frozenset({"mujoco_lib", "numpy_blas", "numpy_loops"})
     extra = "gymnasium_robotics"
     requires = {"gymnasium_robotics": "gymnasium-robotics", "mujoco": "mujoco"}
+    # Gymnasium-Robotics 1.4.2 (goal-conditioned dict observations): the
+    # peers are EnvPool's native port (it has no AntMaze) and
+    # gymnasium-robotics' own env in a loop and in gymnasium's vector envs.
+    # Only in --full (and --tasks).
+    benchmark_tasks = tuple(
+        BenchmarkTask(name, full=((1, 1, 1), (16, 8, 2)), steps=steps, limit_steps=steps, peers={"gymnasium": f"gymnasium_robotics:{name}"})
+        for name, steps in (("FetchPush-v4", 16000), ("HandManipulateBlock-v1", 8000), ("AntMaze_UMaze-v5", 32000))
+    )
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         resolve = _of_kind(_RESOLVE, task_id)
