@@ -130,13 +130,13 @@ TEST_JOBS ?= $(shell nproc)
 TEST_SCOPE ?= ci
 TEST_TIMES = build/test-times/$(PYTHON)$(if $(filter full,$(TEST_SCOPE)),-full)
 PYTEST = env ENVPOOL_LITE_TEST_SCOPE=$(TEST_SCOPE) ENVPOOL_LITE_TEST_TIMES=$(TEST_TIMES) PY=$(PY) scripts/pytest_backtrace.sh -q -rs
-OWN_PROCESS := tests/test_dm_control_pixels.py tests/test_distributed.py tests/test_multihost.py
+OWN_PROCESS := tests/dm_control/test_dm_control_pixels.py tests/test_distributed.py tests/test_multihost.py
 ALONE_FILES = $(shell grep -l '^@pytest.mark.alone' $(1))
 test-python:
 	rm -rf $(TEST_TIMES)
 	status=0; \
 	$(PYTEST) --durations=10 -n $(TEST_JOBS) -m "not alone" tests $(addprefix --ignore=,$(OWN_PROCESS) tests/test_every_id.py) || status=1; \
-	$(PYTEST) -m alone $(call ALONE_FILES,tests/test_*.py) || status=1; \
+	$(PYTEST) -m alone $(call ALONE_FILES,tests/test_*.py tests/*/test_*.py) || status=1; \
 	for t in $(OWN_PROCESS); do $(PYTEST) $$t || status=1; done; \
 	$(PY) scripts/test_times.py $(TEST_TIMES) $(if $(filter full,$(TEST_SCOPE)),--no-budgets) --title "make test$(if $(filter full,$(TEST_SCOPE)),-full) on Python $(PYTHON)"; \
 	exit $$status
@@ -157,25 +157,24 @@ test-python:
 # make test's whole suite checks on 3.11, so the sample keeps CI under its
 # hour as families arrive.
 WHEEL_SCOPE ?= full
-WHEEL_API_TESTS := tests/test_metaworld.py tests/test_api.py tests/test_errors.py tests/test_misuse.py tests/test_extras.py \
+WHEEL_API_TESTS := tests/metaworld/test_metaworld.py tests/test_api.py tests/test_errors.py tests/test_misuse.py tests/test_extras.py \
 	tests/test_families.py tests/test_smoke.py tests/test_render.py tests/test_xla.py tests/test_engine.py tests/test_envpool_compat.py \
 	tests/test_lib_envpool_alias.py tests/test_every_id.py
-WHEEL_TESTS := $(filter-out tests/test_dm_control_pixels.py,$(wildcard tests/test_atari*.py tests/test_vizdoom.py \
-	tests/test_mujoco*.py tests/test_dm_control*.py tests/test_gymnasium_robotics*.py tests/test_box2d_*.py tests/test_procgen.py tests/test_minigrid*.py \
-	tests/test_babyai.py tests/test_toy_text.py tests/test_classic_control.py)) \
+WHEEL_TESTS := $(filter-out tests/dm_control/test_dm_control_pixels.py,$(wildcard $(foreach f,atari vizdoom mujoco dm_control \
+	gymnasium_robotics box2d procgen minigrid toy_text classic_control,tests/$(f)/test_*.py))) \
 	$(WHEEL_API_TESTS)
-WHEEL_SAMPLE := $(filter-out tests/test_xla.py tests/test_metaworld.py%,$(shell grep -v '^\s*\#' tests/cleanroom_alignment.txt))
+WHEEL_SAMPLE := $(filter-out tests/test_xla.py tests/metaworld/test_metaworld.py%,$(shell grep -v '^\s*\#' tests/cleanroom_alignment.txt))
 quoted = $(foreach t,$(1),'$(t)')
 # As in make test: every core, then the `alone` tests one at a time, then
 # dm_control's pixel tests in a process of their own (the sample's one test
 # beside nothing: too short to gain from it).
-WHEEL_RUN = $(if $(filter sample,$(WHEEL_SCOPE)),$(WHEEL_API_TESTS) $(call quoted,$(filter-out tests/test_dm_control_pixels.py%,$(WHEEL_SAMPLE))),$(WHEEL_TESTS))
-WHEEL_PIXELS = $(if $(filter sample,$(WHEEL_SCOPE)),$(call quoted,$(filter tests/test_dm_control_pixels.py%,$(WHEEL_SAMPLE))),tests/test_dm_control_pixels.py)
+WHEEL_RUN = $(if $(filter sample,$(WHEEL_SCOPE)),$(WHEEL_API_TESTS) $(call quoted,$(filter-out tests/dm_control/test_dm_control_pixels.py%,$(WHEEL_SAMPLE))),$(WHEEL_TESTS))
+WHEEL_PIXELS = $(if $(filter sample,$(WHEEL_SCOPE)),$(call quoted,$(filter tests/dm_control/test_dm_control_pixels.py%,$(WHEEL_SAMPLE))),tests/dm_control/test_dm_control_pixels.py)
 test-wheel: setup setup-compat
 	rm -rf $(TEST_TIMES)
 	status=0; \
 	$(PYTEST) --durations=5 -n $(TEST_JOBS) -m "not alone" $(WHEEL_RUN) || status=1; \
-	$(PYTEST) -m alone $(call ALONE_FILES,$(filter-out tests/test_dm_control_pixels.py,$(WHEEL_TESTS))) || status=1; \
+	$(PYTEST) -m alone $(call ALONE_FILES,$(filter-out tests/dm_control/test_dm_control_pixels.py,$(WHEEL_TESTS))) || status=1; \
 	$(PYTEST) $(WHEEL_PIXELS) || status=1; \
 	$(PY) scripts/test_times.py $(TEST_TIMES) --no-budgets --title "the $(PYTHON) wheel's tests ($(WHEEL_SCOPE))"; \
 	exit $$status

@@ -48,7 +48,7 @@ files=(
 if [ -n "${FILES:-}" ]; then read -r -a files <<< "$FILES"; fi
 # minigrid 3.2.0's wheel lacks its WFC presets' pattern images (they are in
 # its repository); EnvPool's MiniGrid tests make the WFC envs through it:
-# write them into the reference's folder, from tests/test_minigrid.py's copy.
+# write them into the reference's folder, from tests/minigrid/test_minigrid.py's copy.
 patterns="$here/build/compat/minigrid_oracle/minigrid/envs/wfc/patterns"
 if [ -d "$(dirname "$patterns")" ] && [ ! -d "$patterns" ]; then
   mkdir -p "$patterns"

@@ -9,9 +9,9 @@ its figures there as one JSON file: `make test` collects its pytest runs'
 files into the table at its end, each family held against its budget in
 docs/ci.md (scripts/test_times.py).
 
-A test belongs to the family its file is named for (tests/test_<family>*.py,
-or a folder tests/<family>/), BabyAI's to minigrid's; the tests of no family
-to one of the groups below.
+A test belongs to the family whose folder holds it (tests/<family>/), or
+whose name its file has (tests/test_<family>*.py); the tests of no family,
+in tests/, to one of the groups below.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def reward_font() -> tuple[float, ...]:
     the block "a b -" gives a's advance before b, given that the hyphen
     kerns with nothing (checked: "a -" repeated advances by the two plain
     advances). The result is checked against pygame's own renders of a
-    sample of counter texts; tests/test_box2d_car_racing.py checks every
+    sample of counter texts; tests/box2d/test_box2d_car_racing.py checks every
     text from -1000 to 10000 and a wider sample."""
     try:
         import pygame
