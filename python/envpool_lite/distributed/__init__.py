@@ -10,11 +10,18 @@ of the global env ids. Read in this order:
   its batches (a socket for small messages, shared memory for the rows);
 - ``link.py``: the driver's view of one worker (its calls in flight, epoch);
 - ``pool.py``: ``DistributedPool``, ``_core.EnvPool``'s interface over the
-  workers, and how a batch travels;
+  workers, and how a batch travels; its parts:
+- ``startup.py``: the cluster joined, the workers placed and checked, their
+  channels attached;
+- ``sending.py``: send()'s env ids checked and split per worker, and the
+  requests that carry them;
+- ``receiving.py``: recv(): the batches collected and assembled;
 - ``faults.py``: what the driver does when a worker dies, hangs or is cut off.
 """
 
-from envpool_lite.distributed.pool import LOCAL_CLUSTER_OPTIONS, REQUESTS_PER_WORKER, DistributedPool, import_ray
+from envpool_lite.distributed.pool import DistributedPool
+from envpool_lite.distributed.sending import REQUESTS_PER_WORKER
+from envpool_lite.distributed.startup import LOCAL_CLUSTER_OPTIONS, import_ray
 from envpool_lite.distributed.worker import EnvPoolWorker
 
 __all__ = ["LOCAL_CLUSTER_OPTIONS", "REQUESTS_PER_WORKER", "DistributedPool", "EnvPoolWorker", "import_ray"]

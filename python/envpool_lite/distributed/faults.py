@@ -14,8 +14,8 @@ driver's next call with ``Restarted``, which fails it the same way.
 ``FaultHandling`` is a part of ``DistributedPool`` (pool.py): it reads and
 writes the pool's ``_workers``, ``_in_flight``, ``_buffer``, ``_buffered``,
 ``_timeout``, ``_start_timeout``, ``_sync``, ``_closed`` and ``_ray``, and
-calls its ``_harvest``, ``_read_channel``, ``_call`` and
-``_attach_channel``.
+calls its ``_harvest`` and ``_read_channel`` (receiving.py), ``_call``
+(sending.py) and ``_attach_channel`` (startup.py).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -51,17 +51,15 @@ class FaultHandling:
     _closed: bool
     _last_look: float  # when _check_hangs last ran
 
-    def _harvest(self, w: WorkerLink) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # declared for the type checker; defined in receiving.py, sending.py and startup.py
 
-    def _read_channel(self, w: WorkerLink) -> bool:
-        raise NotImplementedError
+        def _harvest(self, w: WorkerLink) -> None: ...
 
-    def _call(self, w: WorkerLink, request) -> None:
-        raise NotImplementedError
+        def _read_channel(self, w: WorkerLink) -> bool: ...
 
-    def _attach_channel(self, w: WorkerLink) -> None:
-        raise NotImplementedError
+        def _call(self, w: WorkerLink, request) -> None: ...
+
+        def _attach_channel(self, w: WorkerLink) -> None: ...
 
     def _check_hangs(self) -> None:
         """Fail a worker that has not answered its oldest call within
