@@ -89,15 +89,25 @@ class EnvPool {
   // With the task's spec already built from `config` (the bindings build it
   // once, for Python's spec and for the pool).
   EnvPool(const EnvDescriptor& descriptor, const Config& config, EnvSpec spec,
-          const PoolOptions& unchecked)
+          const PoolOptions& options)
+      : EnvPool(descriptor, config, std::move(spec),
+                Checked{CheckPoolOptions(options)}) {}
+
+ private:
+  // PoolOptions after CheckPoolOptions (batch_size resolved).
+  struct Checked {
+    PoolOptions options;
+  };
+
+  EnvPool(const EnvDescriptor& descriptor, const Config& config, EnvSpec spec,
+          const Checked& checked)
       : spec_(std::move(spec)),
-        options_(CheckPoolOptions(unchecked)),
-        num_envs_(static_cast<int>(options_.num_envs)),
-        batch_size_(static_cast<int>(options_.batch_size)),
-        same_step_(options_.same_step_autoreset),
+        num_envs_(static_cast<int>(checked.options.num_envs)),
+        batch_size_(static_cast<int>(checked.options.batch_size)),
+        same_step_(checked.options.same_step_autoreset),
         action_bytes_(spec_.action.NumBytes()),
         max_episode_steps_(spec_.max_episode_steps) {
-    const PoolOptions& options = options_;
+    const PoolOptions& options = checked.options;
     if (static_cast<int>(spec_.info.size()) > kMaxInfoFields) {
       throw std::invalid_argument("too many info fields");
     }
@@ -147,6 +157,7 @@ class EnvPool {
         [this](int) { WorkerLoop(); }, [this] { action_queue_->Stop(); });
   }
 
+ public:
   ~EnvPool() { Close(); }
   EnvPool(const EnvPool&) = delete;
   EnvPool& operator=(const EnvPool&) = delete;
@@ -817,7 +828,6 @@ class EnvPool {
   static constexpr int64_t kPollIntervalNs = 20'000'000;
 
   EnvSpec spec_;
-  const PoolOptions options_;  // checked, batch_size resolved
   int num_envs_;
   int batch_size_;
   int num_threads_ = 1;
