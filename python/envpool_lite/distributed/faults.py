@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -95,7 +95,7 @@ class FaultHandling:
         err.env_ids, err.dropped_env_ids = reply.env_ids, reply.dropped_env_ids
         return err
 
-    def _fail(self, w: WorkerLink, reason: str) -> None:
+    def _fail(self, w: WorkerLink, reason: str) -> NoReturn:
         """Worker w is gone: forget its calls, and raise EnvStepError naming
         the envs that were in flight on it."""
         if self._closed:  # close() on another thread killed it

@@ -68,7 +68,6 @@ class DistributedPool(WorkerStartup, Sending, Receiving, FaultHandling):
         ray = import_ray()
         self._ray = ray
         config = spec.config
-        self._spec = spec
         self._num_envs = n = options.num_envs
         self._batch_size = options.batch_size
         self._timeout = float(config["worker_timeout"])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import select
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -54,7 +54,7 @@ class Receiving:
 
         def _restarted(self, w: WorkerLink) -> None: ...
 
-        def _fail(self, w: WorkerLink, reason: str) -> None: ...
+        def _fail(self, w: WorkerLink, reason: str) -> NoReturn: ...
 
         def _env_failed(self, w: WorkerLink, reply: EnvFailed): ...
 

@@ -109,7 +109,7 @@ class WorkerStartup:
         process's envpool_lite."""
         ray, k = self._ray, len(self._workers)
         refs = [w.handle.describe.remote() for w in self._workers]
-        ready, pending = ray.wait(refs, num_returns=len(refs), timeout=None if math.isinf(self._start_timeout) else self._start_timeout)
+        _, pending = ray.wait(refs, num_returns=len(refs), timeout=None if math.isinf(self._start_timeout) else self._start_timeout)
         if pending:
             late = [str(w) for w, r in zip(self._workers, refs) if r in pending]
             raise RuntimeError(f"{len(pending)} of {k} Ray workers did not start within {self._start_timeout:g} s ({', '.join(late)})")
