@@ -25,10 +25,6 @@ namespace envpool_lite {
 
 PyEnvPool::PyEnvPool(const PyTask& task, const PoolOptions& options)
     : descriptor_(task.Descriptor()) {
-  if (options.seeds.empty()) {
-    throw py::value_error(
-        "PoolOptions has no seeds: the pool needs one per env");
-  }
   {
     py::gil_scoped_release release;  // envs are built on worker threads
     pool_ = std::make_shared<EnvPool>(descriptor_, task.GetConfig(),

@@ -85,15 +85,39 @@ py::dict AsDict(const PoolOptions& o) {
   return d;
 }
 
-PoolOptions FromDict(const py::dict& d) {
-  const auto number = [&d](const char* key) {
-    return py::reinterpret_borrow<py::int_>(d[key]);
-  };
-  return MakePoolOptions(
-      number("num_envs"), number("batch_size"), number("num_threads"),
-      number("thread_affinity_offset"), d["same_step_autoreset"].cast<bool>(),
-      d["render"].cast<bool>(), d["seeds"], number("first_env_id"),
-      d["shares_cores"].cast<bool>());
+// One field of `o` set by name from a Python value; TypeError for a name
+// PoolOptions has not.
+void SetField(PoolOptions& o, const std::string& name, py::handle value) {
+  if (name == "num_envs") {
+    o.num_envs = Int64(value);
+  } else if (name == "batch_size") {
+    o.batch_size = Int64(value);
+  } else if (name == "num_threads") {
+    o.num_threads = Int64(value);
+  } else if (name == "thread_affinity_offset") {
+    o.thread_affinity_offset = Int64(value);
+  } else if (name == "first_env_id") {
+    o.first_env_id = Int64(value);
+  } else if (name == "same_step_autoreset") {
+    o.same_step_autoreset = value.cast<bool>();
+  } else if (name == "render") {
+    o.render = value.cast<bool>();
+  } else if (name == "shares_cores") {
+    o.shares_cores = value.cast<bool>();
+  } else if (name == "seeds") {
+    o.seeds = value.cast<std::vector<uint64_t>>();
+  } else {
+    throw py::type_error("PoolOptions has no field '" + name + "'");
+  }
+}
+
+// `o` with the fields of `changes` ({name: value}) set, checked as a new one
+// is (replace(), and unpickling onto the defaults).
+PoolOptions Changed(PoolOptions o, const py::dict& changes) {
+  for (const auto& [key, value] : changes) {
+    SetField(o, key.cast<std::string>(), value);
+  }
+  return Checked(std::move(o));
 }
 
 }  // namespace
@@ -146,33 +170,7 @@ void BindTaskAndPoolOptions(py::module_& m) {
       .def(
           "replace",
           [](const PoolOptions& o, const py::kwargs& changes) {
-            PoolOptions c = o;  // the seeds are copied here, not through Python
-            for (const auto& [key, value] : changes) {
-              const std::string name = key.cast<std::string>();
-              const auto number = [&value] { return Int64(value); };
-              if (name == "num_envs") {
-                c.num_envs = number();
-              } else if (name == "batch_size") {
-                c.batch_size = number();
-              } else if (name == "num_threads") {
-                c.num_threads = number();
-              } else if (name == "thread_affinity_offset") {
-                c.thread_affinity_offset = number();
-              } else if (name == "first_env_id") {
-                c.first_env_id = number();
-              } else if (name == "same_step_autoreset") {
-                c.same_step_autoreset = value.cast<bool>();
-              } else if (name == "render") {
-                c.render = value.cast<bool>();
-              } else if (name == "shares_cores") {
-                c.shares_cores = value.cast<bool>();
-              } else if (name == "seeds") {
-                c.seeds = value.cast<std::vector<uint64_t>>();
-              } else {
-                throw py::type_error("PoolOptions has no field '" + name + "'");
-              }
-            }
-            return Checked(c);
+            return Changed(o, changes);  // the seeds copied here, not in Python
           },
           "A copy with the given fields changed, checked as a new one is.")
       .def("__repr__",
@@ -190,8 +188,9 @@ void BindTaskAndPoolOptions(py::module_& m) {
                     ", shares_cores=" + (o.shares_cores ? "True" : "False") +
                     ")";
            })
-      .def(py::pickle([](const PoolOptions& o) { return AsDict(o); },
-                      [](const py::dict& state) { return FromDict(state); }));
+      .def(py::pickle(
+          [](const PoolOptions& o) { return AsDict(o); },
+          [](const py::dict& state) { return Changed(PoolOptions{}, state); }));
 }
 
 }  // namespace envpool_lite

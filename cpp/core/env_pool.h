@@ -121,7 +121,9 @@ class EnvPool {
                                   std::to_string(kMaxPlayers) + " players");
     }
     if (static_cast<int>(options.seeds.size()) != num_envs_) {
-      throw std::invalid_argument("need one seed per env");
+      throw std::invalid_argument("need one seed per env (" +
+                                  std::to_string(num_envs_) + "), got " +
+                                  std::to_string(options.seeds.size()));
     }
     const int cores = system::UsableCores();
     // Default: a thread per core, at most batch_size. Envs whose step waits

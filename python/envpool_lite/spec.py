@@ -244,14 +244,7 @@ class EnvSpec:
         # included (_core.PoolOptions: checked in C++, batch_size resolved).
         self.task = _core.Task(task_id, self.env_options)
         if pool_options is None:
-            num_envs = self.config["num_envs"]
-            pool_options = _core.PoolOptions(
-                num_envs=num_envs,
-                batch_size=self.config["batch_size"],
-                num_threads=self.config["num_threads"],
-                thread_affinity_offset=self.config["thread_affinity_offset"],
-                seeds=seeds_for(self.config["seed"], range(num_envs), num_envs),
-            )
+            pool_options = pool_options_of(self.config)
         self.pool_options: _core.PoolOptions = pool_options
         self._arrays = self.task.spec
         # Players (docs/how-it-works.md): a task of several players has a
@@ -426,6 +419,15 @@ def players_type():
     return collections.namedtuple("Players", ["env_id"])
 
 
+def pool_options_of(config: Mapping[str, Any]) -> _core.PoolOptions:
+    """The pool's typed options from a task's config: checked in C++, with
+    batch_size 0 resolved, then one seed per env by the seed convention (the
+    ranges first: no list of a billion seeds for a num_envs out of range)."""
+    options = _core.PoolOptions(num_envs=config["num_envs"], batch_size=config["batch_size"], num_threads=config["num_threads"], thread_affinity_offset=config["thread_affinity_offset"])
+    n = options.num_envs
+    return options.replace(seeds=seeds_for(config["seed"], range(n), n))
+
+
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     """Resolve and validate a task's options (pool options plus the env's own).
 
@@ -461,7 +463,7 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
             default = () if name in family.free_length_options else env_defaults[name]
             config[name] = _coerce_option(name, value, options[name][1], default)
     # The pool's own options: checked, and batch_size 0 resolved, by C++.
-    pool_options = _core.PoolOptions(num_envs=config["num_envs"], batch_size=config["batch_size"], num_threads=config["num_threads"], thread_affinity_offset=config["thread_affinity_offset"])
+    pool_options = pool_options_of(config)
     num_envs = config["num_envs"]
     config["batch_size"] = pool_options.batch_size
     if not 0 <= config["num_workers"] <= num_envs:
@@ -479,6 +481,5 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         lowest = 0 if env_defaults.get("max_episode_steps") == 0 else 1
         if config["max_episode_steps"] < lowest:
             raise ValueError(f"max_episode_steps must be >= {lowest}" + (" (0: the task's own limit)" if lowest == 0 else "") + f", got {config['max_episode_steps']}")
-    pool_options = pool_options.replace(seeds=seeds_for(config["seed"], range(num_envs), num_envs))
     internal = family.fill_internal(task_id, config, {**internal, **refkit.fill(family.needs, task_id)})
     return EnvSpec(task_id, config, internal, pool_options=pool_options, env_option_names=frozenset(options))
