@@ -47,6 +47,8 @@ PYBIND11_MODULE(_core, m) {
       if (p) std::rethrow_exception(p);
     } catch (const TimeoutError& e) {
       PyErr_SetString(PyExc_TimeoutError, e.what());
+    } catch (const StateUnsupported& e) {
+      PyErr_SetString(PyExc_NotImplementedError, e.what());
     } catch (const EnvStepError& e) {
       py::object cls =
           py::module_::import("envpool_lite._core").attr("EnvStepError");
@@ -124,6 +126,9 @@ PYBIND11_MODULE(_core, m) {
       .def("render", &PyEnvPool::Render, py::arg("env_id"))
       .def("render_state", &PyEnvPool::RenderState, py::arg("env_id"))
       .def("debug_states", &PyEnvPool::DebugStates, py::arg("env_id"))
+      .def("get_state", &PyEnvPool::GetState, py::arg("env_id"))
+      .def("set_state", &PyEnvPool::SetState, py::arg("env_id"),
+           py::arg("states"))
       .def("xla_id", &PyEnvPool::XlaId)
       .def_property_readonly("field_names", &PyEnvPool::FieldNames)
       .def_property_readonly("field_specs", &PyEnvPool::FieldSpecs)

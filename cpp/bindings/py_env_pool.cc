@@ -112,6 +112,48 @@ py::array_t<uint8_t> PyEnvPool::Render(const py::object& env_id) {
   return out;
 }
 
+py::list PyEnvPool::GetState(const py::object& env_id) {
+  CheckOpen();
+  std::vector<int32_t> ids = EnvIds(env_id);
+  std::vector<std::string> states;
+  {
+    py::gil_scoped_release release;
+    states = pool_->GetState(ids.data(), static_cast<int>(ids.size()));
+  }
+  py::list out;
+  for (const std::string& s : states) out.append(py::bytes(s));
+  return out;
+}
+
+void PyEnvPool::SetState(const py::object& env_id, const py::object& states) {
+  CheckOpen();
+  std::vector<int32_t> ids = EnvIds(env_id);
+  if (py::isinstance<py::bytes>(states) || py::isinstance<py::str>(states) ||
+      !py::isinstance<py::sequence>(states)) {
+    throw py::type_error(
+        "states must be a sequence of bytes, one per env id (what "
+        "get_state() returned), got " +
+        std::string(py::str(py::type::of(states).attr("__name__"))));
+  }
+  // Views of the caller's bytes, which the list keeps alive for the call.
+  py::list held;
+  std::vector<std::string_view> views;
+  for (const py::handle& h : states) {
+    if (!py::isinstance<py::bytes>(h)) {
+      throw py::type_error(
+          "states must be bytes objects (what get_state() returned), got " +
+          std::string(py::str(py::type::of(h).attr("__name__"))));
+    }
+    held.append(h);
+    char* data = nullptr;
+    py::ssize_t size = 0;
+    PyBytes_AsStringAndSize(h.ptr(), &data, &size);
+    views.emplace_back(data, static_cast<std::size_t>(size));
+  }
+  py::gil_scoped_release release;
+  pool_->SetState(ids.data(), static_cast<int>(ids.size()), views);
+}
+
 // (n, k) float64: the state a Python renderer draws each env from.
 py::array_t<double> PyEnvPool::RenderState(const py::object& env_id) {
   CheckOpen();

@@ -42,6 +42,11 @@ class PyEnvPool {
   py::array_t<double> RenderState(const py::object& env_id);
   py::list DebugStates(const py::object& env_id);
 
+  // get_state(): one bytes object per env (core/state_blob.h).
+  py::list GetState(const py::object& env_id);
+  // set_state(): the envs restored; recv() returns their rows.
+  void SetState(const py::object& env_id, const py::object& states);
+
   void Close();
 
   // The id xla()'s handle carries (registered on first use).

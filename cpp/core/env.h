@@ -16,6 +16,7 @@
 
 #include "array_spec.h"
 #include "config.h"
+#include "env_state.h"
 
 namespace envpool_lite {
 
@@ -164,6 +165,23 @@ class Env {
   // The state a test rebuilds its reference from (DebugState); none by
   // default.
   virtual DebugState Debug() const { return {}; }
+
+  // get_state / set_state (core/env_state.h): everything that decides the
+  // env's future (its simulator, random generators, frame stacks, counters)
+  // and everything WriteObs() and Render() read, so that after LoadState()
+  // WriteObs() writes the observation the env had produced when it was
+  // saved, and stepping goes on bit for bit. Called from the caller's
+  // thread while the env awaits an action. Most envs define both with
+  // ENVPOOL_LITE_STATE(their fields...); one that cannot throws
+  // StateUnsupported with the reason.
+  virtual void SaveState(StateWriter& out) const {
+    (void)out;
+    throw StateUnsupported("its envs do not save their state yet");
+  }
+  virtual void LoadState(StateReader& in) {
+    (void)in;
+    throw StateUnsupported("its envs do not save their state yet");
+  }
 };
 
 }  // namespace envpool_lite

@@ -5,7 +5,9 @@
 // The pool owns what every env shares: episode step counting, time-limit
 // truncation, auto-reset (NEXT_STEP: the action after a done resets the env;
 // SAME_STEP: the env resets inside the step that ended the episode, and the
-// final observation goes to the final_obs field), and error capture.
+// final observation goes to the final_obs field), error capture, and saving
+// and restoring envs (GetState/SetState: the env's own state, core/env_state.h,
+// plus the pool's part of it, PoolPart).
 //
 // Threading contract: send(), recv(), render() are called by one thread at a
 // time, and the EntryGate enforces it (a second caller gets
@@ -32,6 +34,7 @@
 #include "env.h"
 #include "pool_options.h"
 #include "registry.h"
+#include "state_blob.h"
 #include "state_buffer_queue.h"
 #include "step_weight.h"
 #include "system_info.h"
@@ -102,6 +105,10 @@ class EnvPool {
   EnvPool(const EnvDescriptor& descriptor, const Config& config, EnvSpec spec,
           const Checked& checked)
       : spec_(std::move(spec)),
+        family_(descriptor.family),
+        stamp_{descriptor.task_id,
+               OptionsFingerprint(config, checked.options.same_step_autoreset,
+                                  checked.options.render)},
         num_envs_(static_cast<int>(checked.options.num_envs)),
         batch_size_(static_cast<int>(checked.options.batch_size)),
         same_step_(checked.options.same_step_autoreset),
@@ -291,6 +298,69 @@ class EnvPool {
     return envs_[env_id].env->Debug();
   }
 
+  // get_state(): one opaque state per env (core/state_blob.h's envelope
+  // around the pool's part and the env's own), of envs that await an action.
+  std::vector<std::string> GetState(const int32_t* env_ids, int n) {
+    Entry entry(*this, "get_state");
+    CheckIdle(env_ids, n, "get the state of");
+    std::vector<std::string> out;
+    out.reserve(n);
+    for (int i = 0; i < n; ++i) {
+      EnvState& s = envs_[env_ids[i]];
+      StateWriter w;
+      w(s.pool);
+      try {
+        s.env->SaveState(w);
+      } catch (const StateUnsupported& e) {
+        throw StateUnsupported("the " + family_ + " family (task '" +
+                               stamp_.task_id +
+                               "') cannot save an env's state: " + e.what());
+      }
+      out.push_back(state_blob::Seal(stamp_, w.Out()));
+    }
+    return out;
+  }
+
+  // set_state(): puts each env of env_ids back where states[i] was taken;
+  // the next recv() returns the row it had produced then. Every state is
+  // checked (task, options, version, digest) before any env changes.
+  void SetState(const int32_t* env_ids, int n,
+                const std::vector<std::string_view>& states) {
+    Entry entry(*this, "set_state");
+    if (static_cast<int>(states.size()) != n) {
+      throw std::invalid_argument(
+          "set_state() needs one state per env id: got " + std::to_string(n) +
+          " env ids and " + std::to_string(states.size()) + " states");
+    }
+    CheckIds(env_ids, n);
+    std::vector<std::string_view> payloads(n);
+    for (int i = 0; i < n; ++i) {
+      state_blob::Opener opener(states[i].data(), states[i].size());
+      payloads[i] = opener.Open(
+          stamp_, "state " + std::to_string(i) + " (for env " +
+                      std::to_string(env_ids[i]) + ")");
+    }
+    for (int i = 0; i < n; ++i) {
+      EnvState& s = envs_[env_ids[i]];
+      StateReader r(payloads[i].data(), payloads[i].size());
+      PoolPart part;
+      r(part);
+      try {
+        s.env->LoadState(r);
+        if (r.Left() != 0) throw StateError("it has bytes left over");
+      } catch (const std::exception& e) {
+        // Only a state this build did not make gets here (the digest
+        // matched): the env is in an unknown state, so it resets next.
+        s.pool.needs_reset = true;
+        throw StateError("env " + std::to_string(env_ids[i]) +
+                         " could not load its state (" + e.what() +
+                         "); it resets on its next action");
+      }
+      s.pool = std::move(part);
+    }
+    Enqueue(env_ids, n, /*reset=*/false, nullptr, /*restored=*/true);
+  }
+
   // Any thread, any time, idempotent. Returns once the envs are freed, except
   // when called from inside this pool's own recv() (a signal handler): then
   // that recv() frees them as it returns (see EntryGate).
@@ -467,12 +537,27 @@ class EnvPool {
     }
   }
 
-  struct alignas(64) EnvState {
-    std::unique_ptr<Env> env;
+  // The pool's part of an env's state, saved with it by GetState.
+  struct PoolPart {
     int32_t elapsed = 0;
     bool needs_reset = true;    // the first action of an env resets it
     bool can_continue = false;  // the episode ended by termination
-    std::string error;          // set by a worker when the env threw
+    bool started = false;       // it has produced a row
+    // The row it produced last (its observation and info fields are the
+    // env's to write again): the step's result and truncation, and with
+    // SAME_STEP, when that step ended an episode, the row's final fields.
+    StepResult result;
+    bool truncated = false;
+    bool has_final = false;
+    std::string final_fields;
+    ENVPOOL_LITE_STATE_FIELDS(elapsed, needs_reset, can_continue, started,
+                              result, truncated, has_final, final_fields)
+  };
+
+  struct alignas(64) EnvState {
+    std::unique_ptr<Env> env;
+    PoolPart pool;
+    std::string error;  // set by a worker when the env threw
   };
 
   static void CheckRank(const ArraySpec& s) {
@@ -577,8 +662,27 @@ class EnvPool {
     }
   }
 
+  // get_state(): ids in range, awaiting an action, and started.
+  void CheckIdle(const int32_t* env_ids, int n, const char* what) const {
+    for (int i = 0; i < n; ++i) {
+      const int32_t id = env_ids[i];
+      CheckInRange(id);
+      if (in_flight_[id]) {
+        throw std::invalid_argument(
+            std::string("cannot ") + what + " env " + std::to_string(id) +
+            ": it is being stepped (sent and not yet received); ask after "
+            "recv() returns it");
+      }
+      if (!envs_[id].pool.started) {
+        throw std::invalid_argument(
+            std::string("cannot ") + what + " env " + std::to_string(id) +
+            ": it has not been reset yet (reset() first)");
+      }
+    }
+  }
+
   void Enqueue(const int32_t* env_ids, int n, bool reset,
-               const uint64_t* seeds) {
+               const uint64_t* seeds, bool restored = false) {
     if (n == 0) return;
     items_.resize(n);
     int64_t slot = IsSync() ? state_queue_->ReservePositions(n) : -1;
@@ -586,6 +690,7 @@ class EnvPool {
       ActionItem& item = items_[i];
       item.env_id = env_ids[i];
       item.reset = reset;
+      item.restored = restored;
       item.reseed = seeds != nullptr;
       item.seed = seeds != nullptr ? seeds[i] : 0;
       // Sync mode: rows in env id order when every env is sent at once
@@ -705,15 +810,20 @@ class EnvPool {
   }
 
   void Process(const ActionItem& item) {
-    EnvState& s = envs_[item.env_id];
-    Env& env = *s.env;
+    if (item.restored) {
+      EmitRestored(item);
+      return;
+    }
+    EnvState& es = envs_[item.env_id];
+    PoolPart& s = es.pool;
+    Env& env = *es.env;
     StepResult result;
     bool stepped = false;
     bool failed = false;
     try {
       if (item.reset || s.needs_reset) {
         if (item.reseed) env.Seed(item.seed);
-        StartEpisode(s, /*explicit_reset=*/item.reset);
+        StartEpisode(es, /*explicit_reset=*/item.reset);
       } else {
         result = env.Step(
             &actions_[static_cast<std::size_t>(item.env_id) * action_bytes_]);
@@ -721,7 +831,7 @@ class EnvPool {
         stepped = true;
       }
     } catch (const std::exception& e) {
-      s.error = e.what();
+      es.error = e.what();
       failed = true;
     }
     bool truncated =
@@ -734,24 +844,38 @@ class EnvPool {
         item.slot >= 0 ? item.slot : state_queue_->ClaimPosition());
     StateBlock& b = *slot.block;
     const int r = slot.row;
+    s.has_final = false;
     if (!failed) {
       try {
         if (done && same_step_) {
           WriteRow(env, b, r, final_obs_field(), final_info_begin());
           *reinterpret_cast<int32_t*>(b.At(final_info_begin() - 1, r)) =
               s.elapsed;
+          KeepFinalFields(s, b, r);
           s.can_continue = !truncated;
-          StartEpisode(s, /*explicit_reset=*/false);
+          StartEpisode(es, /*explicit_reset=*/false);
           done = false;  // already reset
         }
         WriteRow(env, b, r, kObs, kNumStandardFields);
       } catch (const std::exception& e) {
-        s.error = e.what();
+        es.error = e.what();
         failed = true;
       }
     }
     s.needs_reset = done || failed;
     s.can_continue = !truncated && !failed;
+    s.started = true;
+    s.result = result;
+    s.truncated = truncated;
+    WriteScalars(b, r, result, truncated, item.env_id, s.elapsed);
+    if (failed) state_queue_->MarkError(slot);
+    state_queue_->Commit(slot);
+  }
+
+  // The reward, terminated, truncated, discount, env_id and elapsed_step of
+  // a row.
+  void WriteScalars(StateBlock& b, int r, const StepResult& result,
+                    bool truncated, int32_t env_id, int32_t elapsed) const {
     if (spec_.num_players > 1) {
       std::copy_n(result.player_rewards.begin(), spec_.num_players,
                   reinterpret_cast<float*>(b.At(kReward, r)));
@@ -765,20 +889,62 @@ class EnvPool {
     *reinterpret_cast<bool*>(b.At(kTruncated, r)) = truncated;
     *reinterpret_cast<float*>(b.At(kDiscount, r)) =
         result.terminated ? 0.0f : result.discount;
-    *reinterpret_cast<int32_t*>(b.At(kEnvId, r)) = item.env_id;
-    *reinterpret_cast<int32_t*>(b.At(kElapsedStep, r)) = s.elapsed;
-    if (failed) state_queue_->MarkError(slot);
+    *reinterpret_cast<int32_t*>(b.At(kEnvId, r)) = env_id;
+    *reinterpret_cast<int32_t*>(b.At(kElapsedStep, r)) = elapsed;
+  }
+
+  // SAME_STEP, a step that ended an episode: its final fields (the final
+  // observation, elapsed step, info and other keys), which the env cannot
+  // write again once reset, are kept for get_state (a copy per episode).
+  void KeepFinalFields(PoolPart& s, const StateBlock& b, int r) const {
+    s.has_final = true;
+    s.final_fields.clear();
+    for (std::size_t f = final_obs_field(); f < fields_.size(); ++f) {
+      s.final_fields.append(b.At(static_cast<int>(f), r),
+                            fields_[f].row_bytes);
+    }
+  }
+
+  // A row of an env set_state() restored: the row it had produced when its
+  // state was saved.
+  void EmitRestored(const ActionItem& item) {
+    EnvState& es = envs_[item.env_id];
+    const PoolPart& s = es.pool;
+    Slot slot = state_queue_->SlotAt(
+        item.slot >= 0 ? item.slot : state_queue_->ClaimPosition());
+    StateBlock& b = *slot.block;
+    const int r = slot.row;
+    bool failed = false;
+    try {
+      WriteRow(*es.env, b, r, kObs, kNumStandardFields);
+    } catch (const std::exception& e) {
+      es.error = e.what();
+      failed = true;
+    }
+    if (s.has_final) {
+      const char* from = s.final_fields.data();
+      for (std::size_t f = final_obs_field(); f < fields_.size(); ++f) {
+        std::memcpy(b.At(static_cast<int>(f), r), from, fields_[f].row_bytes);
+        from += fields_[f].row_bytes;
+      }
+    }
+    WriteScalars(b, r, s.result, s.truncated, item.env_id, s.elapsed);
+    if (failed) {
+      es.pool.needs_reset = true;
+      state_queue_->MarkError(slot);
+    }
     state_queue_->Commit(slot);
   }
 
   // A new episode: a full Reset(), or (auto-reset after a termination the
   // env can play on from) ContinueGame(), which keeps the step count.
-  void StartEpisode(EnvState& s, bool explicit_reset) {
-    if (!explicit_reset && s.can_continue && s.env->CanContinueGame()) {
-      s.env->ContinueGame();
+  void StartEpisode(EnvState& es, bool explicit_reset) {
+    PoolPart& s = es.pool;
+    if (!explicit_reset && s.can_continue && es.env->CanContinueGame()) {
+      es.env->ContinueGame();
       return;
     }
-    s.env->Reset();
+    es.env->Reset();
     s.elapsed = 0;
   }
 
@@ -830,6 +996,8 @@ class EnvPool {
   static constexpr int64_t kPollIntervalNs = 20'000'000;
 
   EnvSpec spec_;
+  std::string family_;  // for the messages of get_state()
+  StateStamp stamp_;    // what a state must match to be loaded here
   int num_envs_;
   int batch_size_;
   int num_threads_ = 1;

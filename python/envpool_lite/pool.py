@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -40,6 +41,8 @@ class RawPool(Protocol):
     def step(self, action: Any, env_id: Any = None, timeout: Any = None) -> tuple[np.ndarray, ...]: ...
     def render(self, env_id: Any) -> np.ndarray: ...
     def render_state(self, env_id: Any) -> np.ndarray: ...
+    def get_state(self, env_id: Any) -> list[bytes]: ...
+    def set_state(self, env_id: Any, states: Any) -> None: ...
     def close(self) -> None: ...
 
 
@@ -243,6 +246,25 @@ class EnvPoolBase:
 
     def reset(self, env_id: Any = None):
         return self._format(self._reset_raw(env_id, None))
+
+    def get_state(self, env_ids: Any = None) -> list[bytes]:
+        """One opaque ``bytes`` per env of env_ids (default: every env in
+        sync mode, the envs of the last batch received in async mode),
+        holding everything that decides the env's future and the row it
+        produced last. The envs must await an action (received, not sent).
+        A state loads into any pool of the same task, options and version
+        (any num_envs, threads, process or machine): see set_state."""
+        return self._pool.get_state(env_ids)
+
+    def set_state(self, env_ids: Any, states: Sequence[bytes]) -> None:
+        """Put the envs of env_ids back where ``states`` (from get_state,
+        one per id) were taken. Like async_reset, the restored envs are then
+        in flight: the next recv() returns, for each, the row it had
+        produced then (observation, reward, terminated, truncated and info,
+        all equal), and stepping goes on bit for bit. Every state is checked
+        (task, options, version, digest) before any env changes: a bad one is
+        a ValueError and leaves the pool as it was."""
+        self._pool.set_state(env_ids, states)
 
     # --- helpers ----------------------------------------------------------
     def _drain(self) -> None:

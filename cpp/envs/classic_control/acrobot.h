@@ -117,6 +117,8 @@ class AcrobotEnv : public Env {
     }
   }
 
+  ENVPOOL_LITE_STATE(rng_, state_, state_is_f32_)
+
  private:
   static constexpr double kPi = numpy_math::kPi;
   static constexpr double kDt = 0.2;

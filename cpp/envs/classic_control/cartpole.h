@@ -101,6 +101,8 @@ class CartPoleEnv : public Env {
     for (int i = 0; i < 4; ++i) obs[i] = static_cast<float>(state_[i]);
   }
 
+  ENVPOOL_LITE_STATE(rng_, state_, steps_beyond_terminated_)
+
  private:
   // gymnasium's constants, derived the same way (same roundings).
   static constexpr double kPi = numpy_math::kPi;

@@ -76,6 +76,8 @@ class MountainCarEnv : public Env {
     obs[1] = static_cast<float>(velocity_);
   }
 
+  ENVPOOL_LITE_STATE(rng_, position_, velocity_)
+
  private:
   static constexpr double kMinPosition = -1.2;
   static constexpr double kMaxPosition = 0.6;

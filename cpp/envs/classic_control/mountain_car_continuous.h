@@ -166,6 +166,8 @@ class MountainCarContinuousEnv : public Env {
     obs[1] = static_cast<float>(velocity_.value);
   }
 
+  ENVPOOL_LITE_STATE(rng_, position_, velocity_)
+
  private:
   static constexpr double kMinAction = -1.0;
   static constexpr double kMaxAction = 1.0;

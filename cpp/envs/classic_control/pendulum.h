@@ -98,6 +98,8 @@ class PendulumEnv : public Env {
     obs[2] = static_cast<float>(thdot_);
   }
 
+  ENVPOOL_LITE_STATE(rng_, th_, thdot_, last_u_)
+
  private:
   static constexpr double kPi = numpy_math::kPi;
   static constexpr double kMaxSpeed = 8;

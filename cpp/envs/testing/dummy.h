@@ -111,6 +111,8 @@ class DummyEnv : public Env {
     *row.Info<int32_t>(1) = static_cast<int32_t>(lives_);
   }
 
+  ENVPOOL_LITE_STATE(seed_, episode_, step_, last_action_, lives_)
+
  private:
   int64_t episode_length_;
   int64_t sleep_us_;

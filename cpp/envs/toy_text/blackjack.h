@@ -106,6 +106,8 @@ class BlackjackEnv : public Env {
     obs[2] = player_.UsableAce();
   }
 
+  ENVPOOL_LITE_STATE(rng_, dealer_, player_, suit_, face_)
+
  private:
   // A hand, by what gymnasium's helpers read of it: the sum of its card
   // values (aces as 1), whether it holds an ace, its size and first card.

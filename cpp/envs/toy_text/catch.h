@@ -90,6 +90,8 @@ class CatchEnv : public Env {
     board[static_cast<std::size_t>(height_ - 1) * width_ + paddle_] = 1.0f;
   }
 
+  ENVPOOL_LITE_STATE(gen_, ball_row_, ball_col_, paddle_)
+
  private:
   static constexpr int64_t kMaxCells = int64_t{1} << 24;
 

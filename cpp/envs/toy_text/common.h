@@ -76,6 +76,8 @@ class TabularEnv : public Env {
     *row.Info<double>(0) = prob_;
   }
 
+  ENVPOOL_LITE_STATE(rng_, s_, last_action_, prob_)
+
  protected:
   // reset(): s = categorical_sample(initial_state_distrib), lastaction =
   // None, prob 1.

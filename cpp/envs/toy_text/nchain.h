@@ -60,6 +60,8 @@ class NChainEnv : public Env {
 
   void WriteObs(const Row& row) override { *row.Obs<int64_t>() = s_; }
 
+  ENVPOOL_LITE_STATE(gen_, s_)
+
  private:
   static constexpr int64_t kLength = 5;
   static constexpr double kSlip = 0.2;

@@ -120,6 +120,8 @@ class TaxiEnv : public toy_text::TabularEnv {
     }
   }
 
+  ENVPOOL_LITE_STATE_AFTER(TabularEnv, fickle_step_, taxi_orientation_)
+
  private:
   struct Decoded {
     int row, col, passenger, destination;
