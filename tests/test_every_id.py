@@ -2,7 +2,7 @@
 CI runs it on the 3.12 and 3.13 wheels (make test-wheel), whose alignment
 tests are sampled; make test's own alignment tests make and step every id
 on the editable build. The ids that cannot be made without an option get
-it from _options(); the values are checked by each family's alignment
+it from needed_options(); the values are checked by each family's alignment
 tests."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 import envpool_lite
 
 
-def _options(task_id: str) -> dict | None:
-    """The options an id cannot be made without, or None to skip it."""
+def needed_options(task_id: str) -> dict:
+    """The options an id cannot be made without."""
     if task_id == "VizdoomCustom-v1":  # any cfg: ViZDoom's own basic scenario
         import vizdoom
 
@@ -44,7 +44,7 @@ def test_every_task_id_makes_resets_and_steps(family):
     failed = {}
     ids = envpool_lite.families.task_ids(family)
     for task_id in ids:
-        options = {"num_envs": 1, "seed": 3, **_options(task_id)}
+        options = {"num_envs": 1, "seed": 3, **needed_options(task_id)}
         try:
             env = envpool_lite.make(task_id, **options)
             try:
