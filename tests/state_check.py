@@ -24,9 +24,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import scope
 from test_every_id import needed_options
 
 import envpool_lite
+
+
+def every_id(family: str, fresh_every: int = 4) -> list[tuple[str, bool]]:
+    """(task_id, other_pool) for every id of a family: make test restores
+    every id into the same pool and every fresh_every-th id (the first
+    included) also into a fresh pool; make test-full every id into both."""
+    ids = envpool_lite.families.task_ids(family)
+    return [(t, scope.FULL or i % fresh_every == 0) for i, t in enumerate(ids)]
 
 
 def copy_out(x: Any) -> Any:

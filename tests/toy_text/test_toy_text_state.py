@@ -3,14 +3,10 @@
 import pytest
 import state_check
 
-import envpool_lite
 
-IDS = envpool_lite.families.task_ids("toy_text")
-
-
-@pytest.mark.parametrize("task_id", IDS)
-def test_every_id_restores(task_id):
-    state_check.check_roundtrip(task_id)
+@pytest.mark.parametrize(("task_id", "other_pool"), state_check.every_id("toy_text"))
+def test_every_id_restores(task_id, other_pool):
+    state_check.check_roundtrip(task_id, other_pool=other_pool)
 
 
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
