@@ -26,7 +26,7 @@ import pytest
 
 # The tests of no family, by the start of their file's name after "test_".
 GROUPS = {
-    "engine": ("api", "engine", "errors", "misuse", "fuzz", "soak", "families", "extras", "smoke", "render", "every_id", "xla", "multiagent", "check_layers", "pool_options"),
+    "engine": ("api", "engine", "errors", "misuse", "fuzz", "soak", "families", "extras", "smoke", "render", "every_id", "xla", "multiagent", "check_layers", "pool_options", "state"),
     "references": ("np_random", "jax_random", "pygame_draw"),
     "compat": ("lib_", "envpool_compat", "cleanrl_example"),
     "trainers": ("appo", "dqn", "her_ddpg", "vtrace", "ppo_selfplay", "compare_curves"),

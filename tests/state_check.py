@@ -44,7 +44,8 @@ def copy_out(x: Any) -> Any:
     if isinstance(x, dict):
         return {k: copy_out(v) for k, v in x.items()}
     if isinstance(x, tuple):
-        return tuple(copy_out(v) for v in x)
+        copied = tuple(copy_out(v) for v in x)
+        return type(x)(*copied) if hasattr(x, "_fields") else copied  # a namedtuple (dm_env's TimeStep) stays one
     if isinstance(x, np.ndarray):
         if x.dtype == object:
             return np.array([copy_out(v) for v in x] + [None], dtype=object)[:-1]

@@ -73,6 +73,8 @@ PYBIND11_MODULE(_core, m) {
   m.attr("PROCGEN_VERSION") = "";
 #endif
 
+  m.def("check_states", &CheckStates, py::arg("task"), py::arg("options"),
+        py::arg("env_ids"), py::arg("states"));
   m.def("list_tasks", [] { return GlobalRegistry().TaskIds(); });
   m.def("task_defaults", [](const std::string& task_id) {
     py::dict out;

@@ -125,9 +125,10 @@ py::list PyEnvPool::GetState(const py::object& env_id) {
   return out;
 }
 
-void PyEnvPool::SetState(const py::object& env_id, const py::object& states) {
-  CheckOpen();
-  std::vector<int32_t> ids = EnvIds(env_id);
+// Views of the bytes of `states` (a sequence of bytes, one per env id),
+// which `held` keeps alive while they are read.
+static std::vector<std::string_view> StateViews(const py::object& states,
+                                                py::list& held) {
   if (py::isinstance<py::bytes>(states) || py::isinstance<py::str>(states) ||
       !py::isinstance<py::sequence>(states)) {
     throw py::type_error(
@@ -135,8 +136,6 @@ void PyEnvPool::SetState(const py::object& env_id, const py::object& states) {
         "get_state() returned), got " +
         std::string(py::str(py::type::of(states).attr("__name__"))));
   }
-  // Views of the caller's bytes, which the list keeps alive for the call.
-  py::list held;
   std::vector<std::string_view> views;
   for (const py::handle& h : states) {
     if (!py::isinstance<py::bytes>(h)) {
@@ -150,8 +149,26 @@ void PyEnvPool::SetState(const py::object& env_id, const py::object& states) {
     PyBytes_AsStringAndSize(h.ptr(), &data, &size);
     views.emplace_back(data, static_cast<std::size_t>(size));
   }
+  return views;
+}
+
+void PyEnvPool::SetState(const py::object& env_id, const py::object& states) {
+  CheckOpen();
+  std::vector<int32_t> ids = EnvIds(env_id);
+  py::list held;
+  std::vector<std::string_view> views = StateViews(states, held);
   py::gil_scoped_release release;
   pool_->SetState(ids.data(), static_cast<int>(ids.size()), views);
+}
+
+void CheckStates(const PyTask& task, const PoolOptions& options,
+                 const std::vector<int32_t>& env_ids,
+                 const py::object& states) {
+  py::list held;
+  std::vector<std::string_view> views = StateViews(states, held);
+  state_blob::OpenStates(
+      EnvPool::StampOf(task.TaskId(), task.GetConfig(), options),
+      env_ids.data(), static_cast<int>(env_ids.size()), views);
 }
 
 // (n, k) float64: the state a Python renderer draws each env from.

@@ -96,4 +96,11 @@ class PyEnvPool {
   unsigned long main_thread_ident_ = 0;  // threading.main_thread().ident
 };
 
+// _core.check_states(task, options, env_ids, states): the checks of
+// set_state() (task, options, version, digest, one state per id), without
+// a pool: the pool over Ray runs them before it sends states to a worker.
+void CheckStates(const PyTask& task, const PoolOptions& options,
+                 const std::vector<int32_t>& env_ids,
+                 const py::object& states);
+
 }  // namespace envpool_lite

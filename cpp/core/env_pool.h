@@ -106,9 +106,7 @@ class EnvPool {
           const Checked& checked)
       : spec_(std::move(spec)),
         family_(descriptor.family),
-        stamp_{descriptor.task_id,
-               OptionsFingerprint(config, checked.options.same_step_autoreset,
-                                  checked.options.render)},
+        stamp_(StampOf(descriptor.task_id, config, checked.options)),
         num_envs_(static_cast<int>(checked.options.num_envs)),
         batch_size_(static_cast<int>(checked.options.batch_size)),
         same_step_(checked.options.same_step_autoreset),
@@ -328,18 +326,11 @@ class EnvPool {
                 const std::vector<std::string_view>& states) {
     Entry entry(*this, "set_state");
     if (static_cast<int>(states.size()) != n) {
-      throw std::invalid_argument(
-          "set_state() needs one state per env id: got " + std::to_string(n) +
-          " env ids and " + std::to_string(states.size()) + " states");
+      state_blob::OpenStates(stamp_, env_ids, n, states);  // its message
     }
     CheckIds(env_ids, n);
-    std::vector<std::string_view> payloads(n);
-    for (int i = 0; i < n; ++i) {
-      state_blob::Opener opener(states[i].data(), states[i].size());
-      payloads[i] = opener.Open(
-          stamp_, "state " + std::to_string(i) + " (for env " +
-                      std::to_string(env_ids[i]) + ")");
-    }
+    const std::vector<std::string_view> payloads =
+        state_blob::OpenStates(stamp_, env_ids, n, states);
     for (int i = 0; i < n; ++i) {
       EnvState& s = envs_[env_ids[i]];
       StateReader r(payloads[i].data(), payloads[i].size());
@@ -359,6 +350,14 @@ class EnvPool {
       s.pool = std::move(part);
     }
     Enqueue(env_ids, n, /*reset=*/false, nullptr, /*restored=*/true);
+  }
+
+  // What a state must match to load into a pool of this task, config and
+  // options (a pool over Ray checks states with it before sending them).
+  static StateStamp StampOf(const std::string& task_id, const Config& config,
+                            const PoolOptions& options) {
+    return {task_id, OptionsFingerprint(config, options.same_step_autoreset,
+                                        options.render)};
   }
 
   // Any thread, any time, idempotent. Returns once the envs are freed, except

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "config.h"
 
@@ -240,6 +241,26 @@ class Opener {
   std::size_t pos_ = 0;
   std::string what_;
 };
+
+// The payloads of states that stamp's pool may load, one per env id (for
+// the messages); throws std::invalid_argument naming the first it may not.
+inline std::vector<std::string_view> OpenStates(
+    const StateStamp& stamp, const int32_t* env_ids, int n,
+    const std::vector<std::string_view>& states) {
+  if (static_cast<int>(states.size()) != n) {
+    throw std::invalid_argument(
+        "set_state() needs one state per env id: got " + std::to_string(n) +
+        " env ids and " + std::to_string(states.size()) + " states");
+  }
+  std::vector<std::string_view> payloads(n);
+  for (int i = 0; i < n; ++i) {
+    Opener opener(states[i].data(), states[i].size());
+    payloads[i] =
+        opener.Open(stamp, "state " + std::to_string(i) + " (for env " +
+                               std::to_string(env_ids[i]) + ")");
+  }
+  return payloads;
+}
 
 }  // namespace state_blob
 }  // namespace envpool_lite

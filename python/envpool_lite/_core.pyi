@@ -4,6 +4,7 @@ A raw batch is a tuple of numpy arrays that view the pool's memory, in the
 order of ``EnvPool.field_names``.
 """
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -118,3 +119,5 @@ class EnvPool:
     def blocks_allocated(self) -> int: ...
 
 def xla_bridge() -> int: ...
+
+def check_states(task: Task, options: PoolOptions, env_ids: Sequence[int], states: Any) -> None: ...

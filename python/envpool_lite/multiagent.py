@@ -18,6 +18,9 @@ per (env, player)) is the ``envpool`` module's (compat/envpool).
 from __future__ import annotations
 
 import functools
+import hashlib
+import pickle
+import struct
 from typing import Any
 
 import gymnasium
@@ -162,6 +165,19 @@ class FlatAgentsEnv:
         rewards = self._players.rewards(reward, info).reshape(-1)
         return self._flat(obs), rewards, np.repeat(terminated, p), np.repeat(truncated, p), self._agent_info(info)
 
+    def get_state(self) -> list[bytes]:
+        """Every env's state (the pool's get_state())."""
+        return self._pool.get_state()
+
+    def set_state(self, states: Any):
+        """Every env put back where ``states`` (from get_state) were taken;
+        returns (obs, info) of that moment, one row per agent, as reset()
+        does."""
+        self._pool.set_state(None, states)
+        obs, _, _, _, info = self._pool.recv()
+        self._info = info
+        return self._flat(obs), self._agent_info(info)
+
     def close(self) -> None:
         self._pool.close()
 
@@ -241,6 +257,33 @@ class _OneGame:
             return None
         return self._pool.render(env_ids=[0])[0]
 
+    # What a face keeps of the game beside the env (set_state restores it).
+    _FACE_STATE: tuple[str, ...] = ("agents",)
+
+    def get_state(self) -> bytes:
+        """The game's state: its env's (the pool's get_state) and this
+        face's own (who is in the game, and the AEC face's rewards and
+        turn), for set_state."""
+        env = self._pool.get_state([0])[0]
+        face = pickle.dumps({name: getattr(self, name) for name in self._FACE_STATE})
+        return struct.pack("<Q", len(env)) + env + face + hashlib.blake2b(face, digest_size=16).digest()
+
+    def set_state(self, state: bytes) -> None:
+        """Put the game back where ``state`` (from get_state) was taken; a
+        state of another task, options or version, or corrupted, is a
+        ValueError that changes nothing."""
+        if not isinstance(state, bytes) or len(state) < 24:
+            raise ValueError("set_state() takes the bytes get_state() returned")
+        (n,) = struct.unpack_from("<Q", state)
+        env, face, digest = state[8 : 8 + n], state[8 + n : -16], state[-16:]
+        if len(env) != n or hashlib.blake2b(face, digest_size=16).digest() != digest:
+            raise ValueError("the state is truncated or corrupted")
+        values = pickle.loads(face)
+        self._pool.set_state([0], [env])
+        self._obs, _, _, _, self._info = self._pool.recv()
+        for name, value in values.items():
+            setattr(self, name, value)
+
     def close(self) -> None:
         self._pool.close()
 
@@ -311,6 +354,8 @@ def _aec_class():
         observation (with ``action_mask``), its reward since its last
         action, and whether the game ended. When it ends, each agent steps
         with None to leave, as PettingZoo's classic games do."""
+
+        _FACE_STATE = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos", "agent_selection", "_pending")
 
         def __init__(self, spec: EnvSpec, render_mode: str | None = None):
             self._setup(spec, render_mode)

@@ -26,6 +26,10 @@ POOL_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "num_workers": 0,
         # distributed only: seconds a worker may go without answering
         "worker_timeout": 60.0,
+        # distributed only: > 0: each env's state is checkpointed every this
+        # many of its steps, and a lost worker's envs are restored and its
+        # steps replayed (no episode lost); 0: a lost worker's envs reset
+        "checkpoint_every": 0,
         # EnvPool's multi-player option: the task's number of players
         # (None: the task's own; any other value is refused)
         "max_num_players": None,

@@ -468,6 +468,10 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     config["batch_size"] = pool_options.batch_size
     if not 0 <= config["num_workers"] <= num_envs:
         raise ValueError(f"num_workers must be in [0, num_envs={num_envs}] (0: the in-process pool; K > 0: num_envs envs spread over K Ray actors), got {config['num_workers']}")
+    if config["checkpoint_every"] < 0:
+        raise ValueError(f"checkpoint_every must be >= 0 (0: off), got {config['checkpoint_every']}")
+    if config["checkpoint_every"] > 0 and config["num_workers"] == 0:
+        raise ValueError("checkpoint_every restores the envs of a lost Ray worker: it needs num_workers > 0")
     if not config["worker_timeout"] > 0:
         raise ValueError(f"worker_timeout must be > 0 seconds (inf: never), got {config['worker_timeout']}")
     for name in ("render_width", "render_height"):

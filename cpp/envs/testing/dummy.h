@@ -31,7 +31,10 @@ class DummyEnv : public Env {
                   // not start).
                   {"build_sleep_us", int64_t{0}},
                   {"fail_on_build_seed", int64_t{-1}},
-                  {"lives", int64_t{1}}};
+                  {"lives", int64_t{1}},
+                  // false: get_state() refuses, as a family that cannot
+                  // save its envs does (StateUnsupported).
+                  {"saves_state", true}};
   }
 
   static EnvSpec MakeSpec(const Config& config) {
@@ -57,6 +60,7 @@ class DummyEnv : public Env {
         fail_on_step_(config.GetInt("fail_on_step")),
         fail_on_reset_(config.GetBool("fail_on_reset")),
         max_lives_(config.GetInt("lives")),
+        saves_state_(config.GetBool("saves_state")),
         seed_(seed) {
     std::this_thread::sleep_for(
         std::chrono::microseconds(config.GetInt("build_sleep_us")));
@@ -111,7 +115,15 @@ class DummyEnv : public Env {
     *row.Info<int32_t>(1) = static_cast<int32_t>(lives_);
   }
 
-  ENVPOOL_LITE_STATE(seed_, episode_, step_, last_action_, lives_)
+  void SaveState(StateWriter& out) const override {
+    if (!saves_state_) {
+      throw StateUnsupported("this Dummy-v0 was made with saves_state=False");
+    }
+    out(seed_, episode_, step_, last_action_, lives_);
+  }
+  void LoadState(StateReader& in) override {
+    in(seed_, episode_, step_, last_action_, lives_);
+  }
 
  private:
   int64_t episode_length_;
@@ -119,6 +131,7 @@ class DummyEnv : public Env {
   int64_t fail_on_step_;
   bool fail_on_reset_;
   int64_t max_lives_;
+  bool saves_state_;
   uint64_t seed_;
   int64_t episode_ = -1;
   int64_t step_ = 0;

@@ -11,6 +11,15 @@ first call of the new epoch makes the worker start a fresh pool. A worker
 that Ray restarted while none of its calls were in flight answers the
 driver's next call with ``Restarted``, which fails it the same way.
 
+With ``checkpoint_every=N`` nothing is lost: the driver keeps each env's
+last checkpoint (a state its worker takes every N rows of it) and the
+commands sent since; the restarted worker's first request puts every env
+back (set_state, then the commands replayed with their results dropped)
+and sends the lost envs' last command again, so their rows come back as
+the lost ones would have, and the run goes on as if nothing happened:
+recv() just waits longer. A worker that fails again meanwhile is restored
+the same way.
+
 ``FaultHandling`` is a part of ``DistributedPool`` (pool.py): it reads and
 writes the pool's ``_workers``, ``_in_flight``, ``_buffer``, ``_buffered``,
 ``_timeout``, ``_start_timeout``, ``_sync``, ``_closed`` and ``_ray``, and
@@ -29,7 +38,7 @@ import numpy as np
 
 from envpool_lite import _core
 from envpool_lite.distributed.link import WorkerLink
-from envpool_lite.distributed.protocol import EnvFailed
+from envpool_lite.distributed.protocol import Command, EnvFailed, Request, Restore
 
 # Before a worker is declared hung, its reply gets this long to show up if
 # the driver itself was away for more than _AWAY_S (stopped by SIGSTOP or a
@@ -37,6 +46,11 @@ from envpool_lite.distributed.protocol import EnvFailed
 # still be unread.
 _GRACE_S = 0.25
 _AWAY_S = 0.5
+
+
+class Recovering(Exception):
+    """A worker failed and its envs are being put back on its restarted
+    process (checkpoint_every): recv() goes on waiting for their rows."""
 
 
 class FaultHandling:
@@ -50,6 +64,7 @@ class FaultHandling:
     _sync: bool
     _closed: bool
     _last_look: float  # when _check_hangs last ran
+    _logs: list[list[Command]] | None  # checkpoint_every: each env's commands since its checkpoint
 
     if TYPE_CHECKING:  # declared for the type checker; defined in receiving.py, sending.py and startup.py
 
@@ -97,7 +112,8 @@ class FaultHandling:
 
     def _fail(self, w: WorkerLink, reason: str) -> NoReturn:
         """Worker w is gone: forget its calls, and raise EnvStepError naming
-        the envs that were in flight on it."""
+        the envs that were in flight on it; with checkpoint_every, restore
+        its envs on the restarted worker instead (raises Recovering)."""
         if self._closed:  # close() on another thread killed it
             raise RuntimeError("the env pool was closed (by close() on another thread or in a signal handler) while recv() was waiting")
         buffered = set()
@@ -105,9 +121,19 @@ class FaultHandling:
             buffered.update(batch.env_ids.tolist())
         ids = np.arange(w.start, w.stop)
         lost = [int(i) for i in ids[self._in_flight[w.start : w.stop]] if int(i) not in buffered]
-        self._in_flight[lost] = False
         w.new_epoch()
         w.probe = w.handle.describe.remote()  # answers once Ray has restarted it
+        if self._logs is not None:
+            # The first request of the new epoch puts every env back: its
+            # last checkpoint and the commands since, replayed; the lost
+            # envs' last command is sent again, its row returned as the
+            # lost one would have been. They stay in flight meanwhile.
+            logs = {i - w.start: list(self._logs[i]) for i in range(w.start, w.stop) if self._logs[i]}
+            pending = np.array([i - w.start for i in lost], np.int32)
+            w.deferred.append(dict(restore=Restore(logs, pending)))
+            w.recovered += 1
+            raise Recovering(f"{w} {reason}")
+        self._in_flight[lost] = False
         err = _core.EnvStepError(f"{w} {reason}; envs {span(lost)} were in flight on it and await an action again. Ray restarts the worker: each of its envs resets on its next action.")
         err.env_ids, err.dropped_env_ids = lost, list(lost)
         raise err
@@ -124,7 +150,7 @@ class FaultHandling:
             return
         except ray.exceptions.RayActorError as e:
             w.dead = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
-            waiting = sorted(int(i) + w.start for sent in w.deferred for i in (sent["reset_ids"] if "reset_ids" in sent else sent["action_ids"]))
+            waiting = sorted(int(i) + w.start for sent in w.deferred for i in Request(0, False, **sent).sent_ids)
             w.probe, w.deferred = None, []
             self._in_flight[waiting] = False
             err = _core.EnvStepError(f"{w} could not be restarted ({w.dead}); envs {span(waiting)} were not stepped. Close the pool and make a new one.")
@@ -157,6 +183,8 @@ class FaultHandling:
                 except _core.EnvStepError as other:
                     err.env_ids = sorted(set(err.env_ids) | set(other.env_ids))
                     dropped.update(other.dropped_env_ids)
+                except Recovering:
+                    pass  # its envs come back on the restarted worker
         for batch in self._buffer:
             dropped.update(batch.env_ids.tolist())
         self._buffer.clear()

@@ -45,13 +45,14 @@ class WorkerLink:
         self.dead = ""  # why Ray could not restart it
         self.steps = 0  # rows received
         self.failures = 0
+        self.recovered = 0  # failures whose envs were put back (checkpoint_every)
         self.busy_s = 0.0  # time its calls took, submission to harvest
 
-    def request(self, reset_ids=None, reset_seeds=None, actions=None, action_ids=None) -> Request:
+    def request(self, **sent) -> Request:
         """The next request to this worker (its epoch, and whether it is the
-        epoch's first)."""
+        epoch's first), carrying `sent` (Request's fields)."""
         first, self.fresh = self.fresh, False
-        return Request(self.epoch, first, reset_ids, reset_seeds, actions, action_ids)
+        return Request(self.epoch, first, **sent)
 
     @property
     def awaited(self) -> bool:

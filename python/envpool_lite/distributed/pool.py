@@ -54,7 +54,7 @@ import numpy as np
 from envpool_lite import _core
 from envpool_lite.distributed.faults import FaultHandling
 from envpool_lite.distributed.link import WorkerLink
-from envpool_lite.distributed.protocol import Batch
+from envpool_lite.distributed.protocol import Batch, Command
 from envpool_lite.distributed.receiving import Receiving
 from envpool_lite.distributed.sending import Sending
 from envpool_lite.distributed.startup import CLOSE_WAIT_S, START_TIMEOUT_S, WorkerStartup, import_ray, join_cluster
@@ -92,6 +92,11 @@ class DistributedPool(WorkerStartup, Sending, Receiving, FaultHandling):
         self._buffer: deque[Batch] = deque()  # received batches not yet returned
         self._buffered = 0
         self._last_ids = np.arange(n, dtype=np.int32)
+        # checkpoint_every=N: each env's commands since its last checkpoint,
+        # that checkpoint's state first (faults.py replays them on a
+        # restarted worker); None when off.
+        self._task, self._options = spec.task, options
+        self._logs: list[list[Command]] | None = [[] for _ in range(n)] if config["checkpoint_every"] > 0 else None
 
     # --- _core.EnvPool's interface -------------------------------------
     @property
@@ -148,6 +153,32 @@ class DistributedPool(WorkerStartup, Sending, Receiving, FaultHandling):
     def render_state(self, env_id: Any) -> np.ndarray:
         return self._per_worker("render_state", env_id)
 
+    def get_state(self, env_id: Any) -> list[bytes]:
+        """Each env's state, asked of the worker that holds it."""
+        with self._entry("get_state"):
+            ids = self._ids(env_id)
+            states: list[bytes] = [b""] * len(ids)
+            owner = self._owner(ids)
+            refs = []
+            for w in self._workers:
+                mask = owner == w.index
+                if mask.any():
+                    if w.probe is not None or w.dead:
+                        raise RuntimeError(f"cannot get the state of env {ids[mask][0]}: {w} is being restarted; ask again after recv()")
+                    refs.append((np.flatnonzero(mask), w.handle.get_state.remote((ids[mask] - w.start).astype(np.int32))))
+            for where, ref in refs:
+                for i, s in zip(where, _unwrap(self._ray, ref)):
+                    states[i] = s
+            return states
+
+    def set_state(self, env_id: Any, states: Any) -> None:
+        """The envs put back (checked here first: a bad state is a
+        ValueError and nothing is sent); their rows come with recv()."""
+        with self._entry("set_state"):
+            ids = self._ids(env_id)
+            _core.check_states(self._task, self._options, ids.astype(np.int32).tolist(), states)
+            self._submit(ids, states=list(states))
+
     def close(self) -> None:
         """Stops every worker actor (idempotent; any thread)."""
         self._closed = True
@@ -171,7 +202,8 @@ class DistributedPool(WorkerStartup, Sending, Receiving, FaultHandling):
     # --- beyond _core.EnvPool ------------------------------------------
     def workers(self) -> list[dict]:
         """Where each worker runs and what it has done: pid, node_id, node_ip,
-        env ids, steps (rows received), failures, busy_s (its calls' time),
+        env ids, steps (rows received), failures, recovered (failures whose
+        envs were put back: checkpoint_every), busy_s (its calls' time),
         and how its batches travel ("shared memory": a channel on this
         node, else "ray")."""
         return [
@@ -184,6 +216,7 @@ class DistributedPool(WorkerStartup, Sending, Receiving, FaultHandling):
                 "batch_size": w.batch_size,
                 "steps": w.steps,
                 "failures": w.failures,
+                "recovered": w.recovered,
                 "busy_s": w.busy_s,
                 "transport": "shared memory" if w.channel is not None else "ray",
             }
@@ -214,6 +247,16 @@ class DistributedPool(WorkerStartup, Sending, Receiving, FaultHandling):
                     out[mask] = part
             assert out is not None  # ids is not empty
             return out
+
+
+def _unwrap(ray, ref):
+    """ray.get, with an error the worker raised re-raised as itself (a
+    ValueError stays a ValueError)."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as e:
+        cause = e.as_instanceof_cause()
+        raise (cause.cause if getattr(cause, "cause", None) is not None else cause) from None
 
 
 class _Entry:

@@ -6,7 +6,8 @@ resets and actions in its in-process pool and answers with the next batch
 it receives, or with why it has none:
 
 - :class:`Batch`: the rows of one ``recv()`` of the worker's pool, env ids
-  already global;
+  already global (with checkpoint_every, the states of the envs whose
+  checkpoint fell due at these rows);
 - :class:`EnvFailed`: an env raised while stepping (the in-process pool's
   ``EnvStepError``, env ids global);
 - :class:`Restarted`: this process is not the one the driver's earlier calls
@@ -20,6 +21,12 @@ of the ring) or :class:`EnvFailed`.
 ``describe()`` answers with a :class:`WorkerInfo`: where the worker runs
 and which envpool_lite it runs.
 
+Checkpoints (checkpoint_every=N): a worker takes the state of each env
+every N rows of it, right after the row (the env awaits its next action),
+and sends it with the batch; the driver keeps each env's last state and
+the commands sent since. A worker that fails is restarted with a
+:class:`Restore` of its envs.
+
 Epochs: every failure of a worker starts a new epoch for it in the driver.
 A request carries its epoch and whether it is the epoch's first call, so a
 worker can tell a new epoch (start a fresh pool) from a restart the driver
@@ -29,17 +36,37 @@ has not seen (answer :class:`Restarted`).
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 
 ENV_ID_FIELD = 5  # the env_id field of a raw batch (the pool's field order)
 
 
+# One command the driver sent an env, as its log keeps it (checkpoint_every):
+# ("reset", seed or None), ("step", action row) or ("state", bytes), the
+# last also what a checkpoint starts a log with.
+Command = tuple[str, Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class Restore:
+    """A restarted worker's envs put back where the lost ones were
+    (checkpoint_every): each env's log (local id -> its commands since its
+    last checkpoint, that checkpoint's state first), replayed with the
+    results dropped, except the last command of each `pending` env (its
+    result was lost in flight): that one is sent, and its row returned as
+    the original would have been."""
+
+    logs: dict[int, list[Command]]
+    pending: np.ndarray  # int32, local ids
+
+
 @dataclasses.dataclass(frozen=True)
 class Request:
-    """One call of ``run``: queue these resets and actions (local env ids),
-    then return one batch. Any of the four may be None (a request that
-    only collects)."""
+    """One call of ``run``: queue these resets, actions, restored states or
+    a Restore (local env ids), then return one batch. Any may be None (a
+    request that only collects)."""
 
     epoch: int
     first: bool  # the driver's first call of this epoch to this worker
@@ -47,12 +74,20 @@ class Request:
     reset_seeds: list[int] | None = None  # one per reset id, or None: the env's own next seed
     actions: np.ndarray | None = None  # the converted actions, one row per action id
     action_ids: np.ndarray | None = None  # int32
+    state_ids: np.ndarray | None = None  # int32: set_state() of these envs ...
+    states: list[bytes] | None = None  # ... to these states
+    restore: Restore | None = None
 
     @property
     def sent_ids(self) -> np.ndarray:
-        """The envs this request sends (resets or actions), local ids."""
-        ids = self.reset_ids if self.reset_ids is not None else self.action_ids
-        return np.zeros(0, np.int32) if ids is None else ids
+        """The envs this request sends (resets, actions, states, or a
+        Restore's pending envs), local ids."""
+        for ids in (self.reset_ids, self.action_ids, self.state_ids):
+            if ids is not None:
+                return ids
+        if self.restore is not None:
+            return self.restore.pending
+        return np.zeros(0, np.int32)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,6 +120,7 @@ class Batch:
 
     fields: tuple
     owned: bool = False  # the arrays are the driver's own copies (from a ring)
+    states: dict[int, bytes] | None = None  # checkpoints taken at these rows (global ids)
 
     @property
     def env_ids(self) -> np.ndarray:
@@ -101,6 +137,7 @@ class RingBatch:
 
     slot: int
     rows: int
+    states: dict[int, bytes] | None = None  # checkpoints taken at these rows (global ids)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import numpy as np
 
 from envpool_lite.distributed.link import WorkerLink
-from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, EnvFailed, Free, Restarted, RingBatch
+from envpool_lite.distributed.faults import Recovering
+from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, Command, EnvFailed, Free, Restarted, RingBatch
 
 # recv() waits in slices this long, so that Ctrl-C and the hang check run.
 _WAIT_SLICE_S = 0.1
@@ -42,6 +43,7 @@ class Receiving:
     _buffer: deque[Batch]  # received batches not yet returned
     _buffered: int  # their rows
     _last_ids: np.ndarray  # the env ids recv() returned last
+    _logs: list[list[Command]] | None  # checkpoint_every: each env's commands since its checkpoint
 
     if TYPE_CHECKING:  # declared for the type checker; defined in pool.py, sending.py and faults.py
 
@@ -59,51 +61,58 @@ class Receiving:
         def _env_failed(self, w: WorkerLink, reply: EnvFailed): ...
 
     def _recv(self, timeout: float | None):
-        ray = self._ray
         in_flight = self.in_flight
         if in_flight == 0:
             raise RuntimeError("recv() with no env in flight: call send() or async_reset() first")
         target = min(self._batch_size, in_flight)
         deadline = None if timeout is None else time.monotonic() + timeout
         while self._buffered < target:
-            if self._closed:
-                raise RuntimeError("the env pool was closed (by close() on another thread or in a signal handler) while recv() was waiting")
-            channels = [w for w in self._workers if w.channel is not None and w.outstanding > 0]
-            pending = {w.probe if w.probe is not None else w.calls[0].ref: w for w in self._workers if w.probe is not None or w.calls}
-            if not pending and not channels:
-                raise RuntimeError(f"internal error: {in_flight - self._buffered} env(s) in flight and no worker call to collect them")
-            wait_s = _WAIT_SLICE_S
-            if deadline is not None:
-                wait_s = min(wait_s, max(0.0, deadline - time.monotonic()))
-            progressed = False
-            # Each pass takes what every worker has ready, Ray's replies first
-            # (they took longer to come), so that no worker starves another.
-            if pending:
-                ready_refs, _ = ray.wait(list(pending), num_returns=1, timeout=0.0 if channels else wait_s)
-                if ready_refs:
-                    progressed = True
-                    w = pending[ready_refs[0]]
-                    self._restarted(w) if w.probe is not None else self._harvest(w)
-            if channels:
-                ready = [w for w in channels if w.channel is not None and w.channel.wire.pending]
-                if not ready:
-                    fds = {w.channel.wire.fileno(): w for w in channels if w.channel is not None}
-                    wait = 0.0 if progressed else min(wait_s, _MIXED_SLICE_S) if pending else wait_s
-                    try:
-                        ready = [fds[fd] for fd in select.select(list(fds), [], [], wait)[0]]
-                    except (ValueError, OSError):
-                        continue  # a channel closed under us: close() on another thread (checked above)
-                for w in ready:
-                    if w.channel is not None:
-                        progressed |= self._read_channel(w)
-            # Every time round, not only when nothing is ready: the other
-            # workers' replies must not hide one that hangs.
-            self._check_hangs()
-            if progressed:
-                continue
-            if deadline is not None and time.monotonic() >= deadline:
-                raise TimeoutError(f"recv() timed out after {timeout} s")
+            try:
+                self._recv_pass(in_flight, deadline, timeout)
+            except Recovering:
+                continue  # a worker is being restarted and its envs restored (faults.py)
         return self._assemble(target)
+
+    def _recv_pass(self, in_flight: int, deadline: float | None, timeout: float | None) -> None:
+        """One look at every worker: take what is ready, check for hangs."""
+        ray = self._ray
+        if self._closed:
+            raise RuntimeError("the env pool was closed (by close() on another thread or in a signal handler) while recv() was waiting")
+        channels = [w for w in self._workers if w.channel is not None and w.outstanding > 0]
+        pending = {w.probe if w.probe is not None else w.calls[0].ref: w for w in self._workers if w.probe is not None or w.calls}
+        if not pending and not channels:
+            raise RuntimeError(f"internal error: {in_flight - self._buffered} env(s) in flight and no worker call to collect them")
+        wait_s = _WAIT_SLICE_S
+        if deadline is not None:
+            wait_s = min(wait_s, max(0.0, deadline - time.monotonic()))
+        progressed = False
+        # Each pass takes what every worker has ready, Ray's replies first
+        # (they took longer to come), so that no worker starves another.
+        if pending:
+            ready_refs, _ = ray.wait(list(pending), num_returns=1, timeout=0.0 if channels else wait_s)
+            if ready_refs:
+                progressed = True
+                w = pending[ready_refs[0]]
+                self._restarted(w) if w.probe is not None else self._harvest(w)
+        if channels:
+            ready = [w for w in channels if w.channel is not None and w.channel.wire.pending]
+            if not ready:
+                fds = {w.channel.wire.fileno(): w for w in channels if w.channel is not None}
+                wait = 0.0 if progressed else min(wait_s, _MIXED_SLICE_S) if pending else wait_s
+                try:
+                    ready = [fds[fd] for fd in select.select(list(fds), [], [], wait)[0]]
+                except (ValueError, OSError):
+                    return  # a channel closed under us: close() on another thread (checked next pass)
+            for w in ready:
+                if w.channel is not None:
+                    progressed |= self._read_channel(w)
+        # Every time round, not only when nothing is ready: the other
+        # workers' replies must not hide one that hangs.
+        self._check_hangs()
+        if progressed:
+            return
+        if deadline is not None and time.monotonic() >= deadline:
+            raise TimeoutError(f"recv() timed out after {timeout} s")
 
     def _harvest(self, w: WorkerLink) -> None:
         """Take worker w's oldest call, which is done."""
@@ -130,6 +139,7 @@ class Receiving:
         if isinstance(reply, EnvFailed):
             raise self._env_failed(w, reply)
         w.steps += len(reply)
+        self._checkpointed(reply.states)
         self._buffer.append(reply)
         self._buffered += len(reply)
 
@@ -161,8 +171,17 @@ class Receiving:
                 pass  # it died: the channel's end says so next
             w.outstanding -= message.rows
             w.steps += message.rows
+            self._checkpointed(message.states)
             self._buffer.append(batch)
             self._buffered += message.rows
+
+    def _checkpointed(self, states: dict[int, bytes] | None) -> None:
+        """checkpoint_every: a worker took these envs' states at the rows it
+        just sent (before any later command of theirs): each env's log
+        starts again from its state."""
+        if states and self._logs is not None:
+            for i, state in states.items():
+                self._logs[i] = [("state", state)]
 
     def _assemble(self, rows: int):
         """The first `rows` buffered rows as new arrays."""

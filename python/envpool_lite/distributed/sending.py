@@ -6,7 +6,8 @@ another node has up to REQUESTS_PER_WORKER in flight.
 
 ``Sending`` is a part of ``DistributedPool`` (pool.py): it reads the pool's
 ``_num_envs``, ``_sync``, ``_timeout``, ``_starts``, ``_workers`` and
-``_last_ids``, and writes its ``_in_flight`` and ``_order``.
+``_last_ids``, and writes its ``_in_flight``, ``_order`` and (with
+checkpoint_every) ``_logs``, each env's commands.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from envpool_lite.distributed.link import Call, WorkerLink
-from envpool_lite.distributed.protocol import Request
+from envpool_lite.distributed.protocol import Command, Request
 
 # Requests each worker keeps in flight to hide the network's latency.
 REQUESTS_PER_WORKER = 2
@@ -33,6 +34,7 @@ class Sending:
     _in_flight: np.ndarray  # sent, not yet returned by recv()
     _order: np.ndarray  # sync mode: the order rows come back in
     _last_ids: np.ndarray  # the env ids recv() returned last
+    _logs: list[list[Command]] | None  # checkpoint_every: each env's commands since its checkpoint
 
     def _ids(self, env_id: Any) -> np.ndarray:
         """Global env ids, checked as the in-process pool checks them."""
@@ -65,7 +67,7 @@ class Sending:
         """The index of the worker that holds each env."""
         return np.searchsorted(self._starts, ids, side="right") - 1
 
-    def _submit(self, ids: np.ndarray, actions: np.ndarray | None = None, seeds: np.ndarray | None = None, reset: bool = False) -> None:
+    def _submit(self, ids: np.ndarray, actions: np.ndarray | None = None, seeds: np.ndarray | None = None, reset: bool = False, states: list[bytes] | None = None) -> None:
         if self._sync:
             # As in-process: a send of every env comes back in env id order,
             # a send of some in the order sent.
@@ -79,8 +81,11 @@ class Sending:
             if not mask.any():
                 continue
             local = (ids[mask] - w.start).astype(np.int32)
+            sent: dict[str, Any]
             if reset:
                 sent = dict(reset_ids=local, reset_seeds=None if seeds is None else seeds[mask].tolist())
+            elif states is not None:
+                sent = dict(state_ids=local, states=[states[i] for i in np.flatnonzero(mask)])
             else:
                 assert actions is not None
                 sent = dict(actions=actions[mask], action_ids=local)
@@ -89,6 +94,15 @@ class Sending:
             else:
                 self._call(w, w.request(**sent))
         self._in_flight[ids] = True
+        if self._logs is not None:  # checkpoint_every: what a restart replays
+            for j, i in enumerate(ids.tolist()):
+                if reset:
+                    self._logs[i].append(("reset", None if seeds is None else int(seeds[j])))
+                elif states is not None:
+                    self._logs[i].append(("state", states[j]))
+                else:
+                    assert actions is not None
+                    self._logs[i].append(("step", actions[j].copy()))
 
     def _call(self, w: WorkerLink, request: Request) -> None:
         """One request that sends resets or actions: over the worker's

@@ -11,12 +11,13 @@ import os
 import sys
 import threading
 import traceback
+from typing import Any
 
 import numpy as np
 
 from envpool_lite import _core, _version
 from envpool_lite.distributed import channel
-from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, ChannelInfo, EnvFailed, Free, Reply, Request, Restarted, RingBatch, WorkerInfo
+from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, ChannelInfo, Command, EnvFailed, Free, Reply, Request, Restarted, Restore, RingBatch, WorkerInfo
 from envpool_lite.distributed.ring import Ring
 from envpool_lite.spec import make_spec
 
@@ -38,6 +39,9 @@ class EnvPoolWorker:
         self._offset = offset
         self._batch_size = batch_size
         self._epoch: int | None = None  # the driver's epoch this pool serves (None: a fresh pool serves any)
+        # checkpoint_every=N: each env's rows since its last checkpoint.
+        self._checkpoint_every = int(config.get("checkpoint_every", 0))
+        self._since = np.zeros(options.num_envs, np.int64)
         # The channel's thread and the Ray calls (render) take turns at the pool.
         self._lock = threading.Lock()
         self._server: threading.Thread | None = None
@@ -66,12 +70,15 @@ class EnvPoolWorker:
                 return Restarted(os.getpid())
             self._new_epoch(request.epoch)
         self._queue(request)
+        if not self._pool.in_flight:  # a Restore whose envs all await an action
+            return Batch(tuple(np.empty((0, *shape), dtype) for _, dtype, shape in self._pool.field_specs))
         try:
             fields = self._pool.recv(None)
         except _core.EnvStepError as e:
             return self._failed(e)
+        states = self._checkpoint(fields[ENV_ID_FIELD])
         fields[ENV_ID_FIELD][:] += self._offset
-        return Batch(fields)
+        return Batch(fields, states=states)
 
     def open_channel(self, epoch: int, info: ChannelInfo) -> int:
         """Serve the driver's epoch `epoch` through a channel (channel.py):
@@ -114,6 +121,7 @@ class EnvPoolWorker:
                         continue
                     rows = len(fields[ENV_ID_FIELD])
                     in_flight -= rows
+                    states = self._checkpoint(fields[ENV_ID_FIELD])
                     # The actions that came meanwhile go to the pool first, so
                     # its threads step them while this one copies the batch.
                     in_flight += self._take(wire, free)
@@ -121,7 +129,7 @@ class EnvPoolWorker:
                     for view, field in zip(ring.views[slot], fields):
                         view[:rows] = field
                     ring.views[slot][ENV_ID_FIELD][:rows] += self._offset
-                wire.send(RingBatch(slot, rows))
+                wire.send(RingBatch(slot, rows, states))
         except (EOFError, OSError):
             pass  # the driver closed the channel (or went away)
         except BaseException:
@@ -160,13 +168,73 @@ class EnvPoolWorker:
             with self._lock:
                 self._pool.close()
                 self._pool = _core.EnvPool(self._task, self._options)
+        self._since[:] = 0
         self._epoch = epoch
 
     def _queue(self, request: Request) -> None:
+        if request.restore is not None:
+            self._restore(request.restore)
         if request.reset_ids is not None:
             self._pool.send_reset(request.reset_ids, request.reset_seeds)
         if request.action_ids is not None:
             self._pool.send(request.actions, request.action_ids)
+        if request.state_ids is not None:
+            self._pool.set_state(request.state_ids, request.states)
+
+    def _checkpoint(self, ids: np.ndarray) -> dict[int, bytes] | None:
+        """checkpoint_every=N: the state of each env of this batch (local
+        ids) whose N-th row since its last checkpoint this is, taken now,
+        while it awaits its next action; global ids."""
+        if self._checkpoint_every <= 0:
+            return None
+        self._since[ids] += 1
+        due = ids[self._since[ids] >= self._checkpoint_every]
+        if not due.size:
+            return None
+        self._since[due] = 0
+        states = self._pool.get_state(due)
+        return {int(i) + self._offset: s for i, s in zip(due, states)}
+
+    def _restore(self, restore: Restore) -> None:
+        """A fresh pool's envs put back where the lost worker's were: each
+        env's log replayed command by command (its results dropped), all
+        envs' k-th commands at once; then the pending envs' last commands
+        sent, their rows left for recv() (protocol.Restore)."""
+        pool, pending = self._pool, {int(i) for i in restore.pending}
+        logs = {int(i): log for i, log in restore.logs.items()}
+        replayed = {i: len(log) - (1 if i in pending else 0) for i, log in logs.items()}
+        for k in range(max(replayed.values(), default=0)):
+            self._send_commands(pool, {i: logs[i][k] for i in logs if k < replayed[i]})
+            while pool.in_flight:
+                try:
+                    pool.recv(None)
+                except _core.EnvStepError:
+                    pass  # the lost worker's env raised here too; its result was dropped then
+        self._send_commands(pool, {i: logs[i][-1] for i in pending if logs.get(i)})
+
+    @staticmethod
+    def _send_commands(pool, commands: dict[int, Command]) -> None:
+        """One command per env: the resets (with and without a seed), the
+        steps and the states, each kind in one call."""
+        by_kind: dict[str, list[tuple[int, Any]]] = {}
+        for i, (kind, value) in sorted(commands.items()):
+            key = "reset_seeded" if kind == "reset" and value is not None else kind
+            by_kind.setdefault(key, []).append((i, value))
+        for key, items in by_kind.items():
+            ids = np.array([i for i, _ in items], np.int32)
+            values = [v for _, v in items]
+            if key == "reset":
+                pool.send_reset(ids, None)
+            elif key == "reset_seeded":
+                pool.send_reset(ids, values)
+            elif key == "step":
+                pool.send(np.stack(values), ids)
+            else:
+                pool.set_state(ids, values)
+
+    def get_state(self, env_ids: np.ndarray) -> list[bytes]:
+        with self._lock:
+            return self._pool.get_state(env_ids)
 
     def _failed(self, e: _core.EnvStepError) -> EnvFailed:
         off = self._offset
