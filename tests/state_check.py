@@ -4,8 +4,9 @@ with get_state() and restored with set_state() goes on bit for bit.
 check_roundtrip(task_id): run k steps, save every env, run m steps
 recording everything, then restore
   - into the same pool, each env its own state;
-  - into the same pool, the two envs' states swapped;
-  - into a fresh pool of another size (3 envs), at other env ids;
+  - with other_pool (two envs then): into the same pool, the two envs'
+    states swapped, and into a fresh pool of another size (3 envs), at
+    other env ids;
 and replay the same actions: the row recv() returns after set_state() is
 the row of the saved moment, and every later field (observation, reward,
 terminated, truncated, every info field, SAME_STEP's final observation and
@@ -32,8 +33,9 @@ import envpool_lite
 
 def every_id(family: str, fresh_every: int = 4) -> list[tuple[str, bool]]:
     """(task_id, other_pool) for every id of a family: make test restores
-    every id into the same pool and every fresh_every-th id (the first
-    included) also into a fresh pool; make test-full every id into both."""
+    every id into its own pool (one env), and every fresh_every-th id (the
+    first included) also swapped between two envs and into a fresh pool of
+    another size; make test-full every id all three ways."""
     ids = envpool_lite.families.task_ids(family)
     return [(t, scope.FULL or i % fresh_every == 0) for i, t in enumerate(ids)]
 
@@ -117,12 +119,16 @@ def check_roundtrip(
 ) -> dict:
     """Save after k steps, record m, restore and replay (module docstring).
     Returns what it saw: {"dones": episode ends in the m steps, "bytes":
-    the size of a state}, for callers that require an episode end."""
+    the size of a state, "saved_at_end": whether the saved row ended an
+    episode}, for callers that require an episode end."""
     opts = task_options(task_id, k, options)
     face = {"autoreset_mode": autoreset_mode}
     if render:
         face["render_mode"] = "rgb_array"
-    env = _make(task_id, 2, opts, **face)
+    # Without other_pool: one env, restored into its own pool (half the
+    # cost of making the pool, which most of a sampled id's check is).
+    n = 2 if other_pool else 1
+    env = _make(task_id, n, opts, **face)
     try:
         env.action_space.seed(5)
         actions = [env.action_space.sample() for _ in range(k + m)]
@@ -130,8 +136,9 @@ def check_roundtrip(
         for a in actions[:k]:
             last = copy_out(env.step(a))
         states = env.get_state()
-        assert len(states) == 2 and all(isinstance(s, bytes) for s in states)
-        frames = env.render([0, 1]) if render else None
+        assert len(states) == n and all(isinstance(s, bytes) for s in states)
+        saved_at_end = len(last) == 5 and bool(np.any(last[2] | last[3]))
+        frames = env.render(list(range(n))) if render else None
         record = [copy_out(env.step(a)) for a in actions[k:]]
         dones = int(sum(np.sum(r[2] | r[3]) for r in record))
 
@@ -140,16 +147,17 @@ def check_roundtrip(
         again = copy_out(env.recv())
         _check_row(again, last, f"{task_id}: the row after set_state")
         if render:
-            assert_same(env.render([0, 1]), frames, f"{task_id}: render() after set_state")
+            assert_same(env.render(list(range(n))), frames, f"{task_id}: render() after set_state")
         for i, a in enumerate(actions[k:]):
             assert_same(copy_out(env.step(a)), record[i], f"{task_id}: step {k + i} after set_state")
 
-        # The same pool, the states swapped between the envs.
-        env.set_state([1, 0], [states[1], states[0]])
-        swapped = copy_out(env.recv())
-        _check_row(swapped, last, f"{task_id}: the row after a swapped set_state")
-        for i, a in enumerate(actions[k:]):
-            assert_same(copy_out(env.step(a)), record[i], f"{task_id}: step {k + i} after a swapped set_state")
+        if other_pool:
+            # The same pool, the states swapped between the envs.
+            env.set_state([1, 0], [states[1], states[0]])
+            swapped = copy_out(env.recv())
+            _check_row(swapped, last, f"{task_id}: the row after a swapped set_state")
+            for i, a in enumerate(actions[k:]):
+                assert_same(copy_out(env.step(a)), record[i], f"{task_id}: step {k + i} after a swapped set_state")
     finally:
         env.close()
 
@@ -167,7 +175,7 @@ def check_roundtrip(
                 assert_same(out, record[i], f"{task_id}: step {k + i} after set_state in another pool", skip_env_ids=True)
         finally:
             env.close()
-    return {"dones": dones, "bytes": len(states[0])}
+    return {"dones": dones, "bytes": len(states[0]), "saved_at_end": saved_at_end}
 
 
 def _check_row(got, want, where: str, skip_env_ids: bool = False) -> None:

@@ -749,3 +749,142 @@ def test_close_from_another_thread_ends_a_blocked_recv(cluster):
         env.recv()
     assert time.monotonic() - t0 < 8.0
     assert gone(pids)
+
+
+# --- env states over the cluster (get_state / set_state, checkpoint_every) ---
+
+
+def test_states_move_between_workers_and_the_in_process_pool(cluster):
+    """get_state asks each env's worker; the bytes equal the in-process
+    pool's for the same steps, and set_state puts states taken on workers
+    into an in-process pool and back (the next recv() returns the saved
+    rows, then stepping goes on bit for bit)."""
+    pools = [envpool_lite.make("CartPole-v1", num_envs=6, seed=7, num_workers=k) for k in (0, 3)]
+    try:
+        rng = np.random.default_rng(1)
+        for p in pools:
+            p.reset()
+        for _ in range(12):
+            a = rng.integers(0, 2, 6)
+            for p in pools:
+                p.step(a)
+        local, remote = (p.get_state() for p in pools)
+        assert local == remote  # same build, same steps: the same bytes
+        actions = [rng.integers(0, 2, 6) for _ in range(30)]
+        want = [tuple(np.copy(x) for x in pools[0].step(a)[:4]) for a in actions]
+        for p, states in ((pools[0], remote), (pools[1], local)):
+            p.set_state(None, states)  # every env its own
+            p.recv()
+            for t, a in enumerate(actions):
+                got = p.step(a)[:4]
+                for x, y in zip(got, want[t]):
+                    np.testing.assert_array_equal(x, y, err_msg=f"step {t}")
+        with pytest.raises(ValueError, match="is corrupted"):
+            pools[1].set_state([0], [local[0][:-9] + bytes([local[0][-9] ^ 1]) + local[0][-8:]])
+        pools[1].step(np.zeros(6, np.int64))  # nothing was sent: the pool goes on
+    finally:
+        for p in pools:
+            p.close()
+
+
+def rollout_with_kills(kill_at, steps=60, num_workers=2, checkpoint_every=5, task="CartPole-v1", **options):
+    """Sync mode, fixed random actions; worker 1's process killed (SIGKILL)
+    before each step in kill_at. Returns every field of every step, and the
+    pids killed."""
+    env = envpool_lite.make(task, num_envs=6, seed=7, num_workers=num_workers, checkpoint_every=checkpoint_every, **options)
+    rng = np.random.default_rng(0)
+    killed = []
+    try:
+        out = [env.reset()]
+        for t in range(steps):
+            if t in kill_at:
+                pid = env.workers[1]["pid"]
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            out.append(env.step(rng.integers(0, 2, 6)))
+        workers = env.workers
+    finally:
+        pids = [w["pid"] for w in env.workers]
+        env.close()
+    assert gone(pids)
+    return out, killed, workers
+
+
+def assert_same_rollout(ref, got):
+    for t, (a, b) in enumerate(zip(ref, got)):
+        for x, y in zip(a[:-1], b[:-1]):
+            np.testing.assert_array_equal(x, y, err_msg=f"step {t}")
+        for key in ("env_id", "elapsed_step"):
+            np.testing.assert_array_equal(a[-1][key], b[-1][key], err_msg=f"step {t}")
+
+
+def test_checkpoint_every_a_worker_killed_twice_loses_nothing(cluster):
+    """checkpoint_every=5: worker 1 killed between two steps, and its
+    restarted process killed again at the next step: no error, and every
+    field of every step equals the run without faults (its envs were
+    restored from their checkpoints and their steps since replayed)."""
+    ref, _, _ = rollout_with_kills(kill_at=(), num_workers=0, checkpoint_every=0)
+    got, killed, workers = rollout_with_kills(kill_at=(23, 24))
+    assert len(killed) == 2 and killed[0] != killed[1]
+    assert workers[1]["failures"] == workers[1]["recovered"] == 2
+    assert workers[0]["failures"] == 0
+    assert_same_rollout(ref, got)
+    assert sum(r[2].sum() for r in ref if len(r) == 5) > 0  # episodes ended on the way
+
+
+def test_checkpoint_every_a_worker_killed_mid_step_loses_nothing(cluster):
+    """A worker killed while its envs are being stepped (slow steps): their
+    rows are lost in flight, and come back from the restored worker."""
+    options = dict(task="Dummy-v0", step_sleep_us=200_000, episode_length=9, max_episode_steps=1000)
+    ref, _, _ = rollout_with_kills(kill_at=(), steps=20, num_workers=0, checkpoint_every=0, **options)
+    env = envpool_lite.make("Dummy-v0", num_envs=6, seed=7, num_workers=2, checkpoint_every=4, step_sleep_us=200_000, episode_length=9, max_episode_steps=1000)
+    rng = np.random.default_rng(0)
+    try:
+        got = [env.reset()]
+        victim = env.workers[1]["pid"]
+        for t in range(20):
+            a = rng.integers(0, 2, 6)
+            if t == 11:
+                env.send(a)
+                time.sleep(0.1)  # inside the step's 0.2 s
+                os.kill(victim, signal.SIGKILL)
+                got.append(env.recv())
+            else:
+                got.append(env.step(a))
+        assert env.workers[1]["recovered"] == 1 and env.workers[1]["pid"] != victim
+    finally:
+        pids = [w["pid"] for w in env.workers]
+        env.close()
+    assert gone(pids)
+    assert_same_rollout(ref, got)
+
+
+def test_checkpoint_every_async_each_env_loses_nothing(cluster):
+    """Async mode: each env's own sequence of rows equals the unfaulted
+    run's, whichever envs shared its batches, through a worker's death."""
+
+    def trajectories(num_workers, kill_at=None):
+        env = envpool_lite.make("Dummy-v0", num_envs=8, batch_size=3, num_workers=num_workers, seed=11, step_sleep_us=300, checkpoint_every=3 if num_workers else 0)
+        traj: dict = {i: [] for i in range(8)}
+        try:
+            env.async_reset()
+            for r in range(150):
+                if r == kill_at:
+                    os.kill(env.workers[1]["pid"], signal.SIGKILL)
+                obs, rew, term, trunc, info = env.recv()
+                ids = info["env_id"]
+                for j, i in enumerate(ids):
+                    traj[int(i)].append((obs[j].tolist(), float(rew[j]), bool(term[j]), bool(trunc[j]), int(info["elapsed_step"][j])))
+                env.send((ids * 7 + info["elapsed_step"]) % 5, ids)
+            recovered = env.workers[1]["recovered"] if num_workers else 0
+        finally:
+            env.close()
+        return traj, recovered
+
+    ref, _ = trajectories(0)
+    got, recovered = trajectories(2, kill_at=60)
+    assert recovered == 1
+    for i in ref:
+        n = min(len(ref[i]), len(got[i]))
+        assert n >= 20
+        assert ref[i][:n] == got[i][:n], f"env {i}"

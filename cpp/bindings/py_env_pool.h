@@ -100,7 +100,6 @@ class PyEnvPool {
 // set_state() (task, options, version, digest, one state per id), without
 // a pool: the pool over Ray runs them before it sends states to a worker.
 void CheckStates(const PyTask& task, const PoolOptions& options,
-                 const std::vector<int32_t>& env_ids,
-                 const py::object& states);
+                 const std::vector<int32_t>& env_ids, const py::object& states);
 
 }  // namespace envpool_lite

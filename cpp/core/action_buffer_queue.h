@@ -18,10 +18,10 @@ namespace envpool_lite {
 
 struct ActionItem {
   int32_t env_id = 0;
-  bool reset = false;   // start a new episode instead of stepping
-  bool reseed = false;  // Seed(seed) before that reset
+  bool reset = false;     // start a new episode instead of stepping
+  bool reseed = false;    // Seed(seed) before that reset
   bool restored = false;  // set_state() restored the env: emit its row again
-  int64_t slot = -1;    // output position fixed at send time (sync mode)
+  int64_t slot = -1;      // output position fixed at send time (sync mode)
   uint64_t seed = 0;
 };
 

@@ -549,8 +549,13 @@ class EnvPool {
     bool truncated = false;
     bool has_final = false;
     std::string final_fields;
+    // Field by field (StepResult has padding, whose bytes are not state):
+    // equal states are equal bytes.
     ENVPOOL_LITE_STATE_FIELDS(elapsed, needs_reset, can_continue, started,
-                              result, truncated, has_final, final_fields)
+                              result.reward, result.terminated,
+                              result.truncated, result.discount,
+                              result.player_rewards, truncated, has_final,
+                              final_fields)
   };
 
   struct alignas(64) EnvState {
@@ -680,8 +685,8 @@ class EnvPool {
     }
   }
 
-  void Enqueue(const int32_t* env_ids, int n, bool reset,
-               const uint64_t* seeds, bool restored = false) {
+  void Enqueue(const int32_t* env_ids, int n, bool reset, const uint64_t* seeds,
+               bool restored = false) {
     if (n == 0) return;
     items_.resize(n);
     int64_t slot = IsSync() ? state_queue_->ReservePositions(n) : -1;
@@ -900,7 +905,7 @@ class EnvPool {
     s.final_fields.clear();
     for (std::size_t f = final_obs_field(); f < fields_.size(); ++f) {
       s.final_fields.append(b.At(static_cast<int>(f), r),
-                            fields_[f].row_bytes);
+                            fields_[f].spec.NumBytes());
     }
   }
 
@@ -923,8 +928,9 @@ class EnvPool {
     if (s.has_final) {
       const char* from = s.final_fields.data();
       for (std::size_t f = final_obs_field(); f < fields_.size(); ++f) {
-        std::memcpy(b.At(static_cast<int>(f), r), from, fields_[f].row_bytes);
-        from += fields_[f].row_bytes;
+        std::memcpy(b.At(static_cast<int>(f), r), from,
+                    fields_[f].spec.NumBytes());
+        from += fields_[f].spec.NumBytes();
       }
     }
     WriteScalars(b, r, s.result, s.truncated, item.env_id, s.elapsed);

@@ -7,7 +7,10 @@
 // which defines Env::SaveState and Env::LoadState from that one list, so the
 // two cannot disagree. What a field may be:
 //  - anything trivially copyable but a pointer (numbers, enums, bools, plain
-//    structs and arrays of them, the refkit random generators): its bytes;
+//    structs and arrays of them): its bytes, padding included (a struct
+//    with padding lists its fields with ENVPOOL_LITE_STATE_FIELDS instead,
+//    as the refkit random generators do, so that equal states are equal
+//    bytes);
 //  - std::string, std::vector, std::deque, std::array, std::pair,
 //    std::optional, std::map, std::unique_ptr (a flag, then the pointee) of
 //    fields;
@@ -55,9 +58,9 @@ namespace state_detail {
 template <typename T, typename = void>
 struct HasStateFields : std::false_type {};
 template <typename T>
-struct HasStateFields<
-    T, std::void_t<decltype(std::declval<T&>().StateFields(
-           std::declval<StateWriter&>()))>> : std::true_type {};
+struct HasStateFields<T, std::void_t<decltype(std::declval<T&>().StateFields(
+                             std::declval<StateWriter&>()))>> : std::true_type {
+};
 
 template <typename T, typename = void>
 struct HasSaveState : std::false_type {};
@@ -73,10 +76,9 @@ template <typename T, typename A>
 struct IsVectorLike<std::deque<T, A>> : std::true_type {};
 
 template <typename T>
-inline constexpr bool kRaw = std::is_trivially_copyable_v<T> &&
-                             !std::is_pointer_v<T> &&
-                             !HasStateFields<T>::value &&
-                             !HasSaveState<T>::value;
+inline constexpr bool kRaw =
+    std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> &&
+    !HasStateFields<T>::value && !HasSaveState<T>::value;
 
 }  // namespace state_detail
 
@@ -161,8 +163,7 @@ class StateWriter {
 
 class StateReader {
  public:
-  StateReader(const char* data, std::size_t size)
-      : data_(data), size_(size) {}
+  StateReader(const char* data, std::size_t size) : data_(data), size_(size) {}
 
   template <typename... T>
   void operator()(T&... values) {
@@ -289,7 +290,7 @@ class StateReader {
 }  // namespace envpool_lite
 
 // In an Env subclass: SaveState and LoadState from one list of its fields.
-#define ENVPOOL_LITE_STATE(...)                                    \
+#define ENVPOOL_LITE_STATE(...)                                     \
   void SaveState(::envpool_lite::StateWriter& out) const override { \
     out(__VA_ARGS__);                                               \
   }                                                                 \
@@ -307,8 +308,8 @@ class StateReader {
   }
 
 // In a plain struct: its fields, for StateWriter and StateReader.
-#define ENVPOOL_LITE_STATE_FIELDS(...) \
-  template <class A>                   \
-  void StateFields(A& a) {             \
-    a(__VA_ARGS__);                    \
+#define ENVPOOL_LITE_STATE_FIELDS(...)       \
+  template <class StateArchive>              \
+  void StateFields(StateArchive& archive_) { \
+    archive_(__VA_ARGS__);                   \
   }

@@ -131,7 +131,8 @@ inline uint64_t OptionsFingerprint(const Config& config, bool same_step,
 namespace state_blob {
 
 inline void PutString(std::string& out, std::string_view s) {
-  const uint16_t n = static_cast<uint16_t>(std::min<std::size_t>(s.size(), 65535));
+  const uint16_t n =
+      static_cast<uint16_t>(std::min<std::size_t>(s.size(), 65535));
   out.append(reinterpret_cast<const char*>(&n), 2);
   out.append(s.data(), n);
 }
@@ -248,9 +249,9 @@ inline std::vector<std::string_view> OpenStates(
     const StateStamp& stamp, const int32_t* env_ids, int n,
     const std::vector<std::string_view>& states) {
   if (static_cast<int>(states.size()) != n) {
-    throw std::invalid_argument(
-        "set_state() needs one state per env id: got " + std::to_string(n) +
-        " env ids and " + std::to_string(states.size()) + " states");
+    throw std::invalid_argument("set_state() needs one state per env id: got " +
+                                std::to_string(n) + " env ids and " +
+                                std::to_string(states.size()) + " states");
   }
   std::vector<std::string_view> payloads(n);
   for (int i = 0; i < n; ++i) {

@@ -305,6 +305,28 @@ inline PaletteLookupFn PaletteLookup() {
 #endif
 }
 
+// ALE keeps the action that a sticky action repeats (and its paddle
+// strength) in private members of StellaEnvironment, outside the ALEState
+// that cloneState() returns. An explicit instantiation may name private
+// members (C++17 [temp.explicit]/14): PrivateMember<Tag, &Class::member>
+// defines MemberOf(Tag), which hands out the pointer to that member.
+template <typename Tag, typename Tag::Type kMember>
+struct PrivateMember {
+  friend typename Tag::Type MemberOf(Tag) { return kMember; }
+};
+struct StickyAction {
+  using Type = ale::Action ale::StellaEnvironment::*;
+  friend Type MemberOf(StickyAction);
+};
+struct StickyStrength {
+  using Type = float ale::StellaEnvironment::*;
+  friend Type MemberOf(StickyStrength);
+};
+template struct PrivateMember<StickyAction,
+                              &ale::StellaEnvironment::m_player_a_action>;
+template struct PrivateMember<StickyStrength,
+                              &ale::StellaEnvironment::m_paddle_a_strength>;
+
 inline std::string JoinInts(const std::vector<int64_t>& values) {
   std::string s;
   for (int64_t v : values) s += (s.empty() ? "" : ", ") + std::to_string(v);
@@ -525,6 +547,50 @@ class AtariEnv : public Env {
     std::memcpy(row.Info<uint8_t>(3), ale_->getRAM().array(), kRamSize);
   }
 
+  // get_state: ALE's state, what ALE keeps outside it, then this env's own
+  // fields. (A Seed() takes effect at the next Reset(), and the pool always
+  // resets right after reseeding: no reseed is ever pending here.)
+  void SaveState(StateWriter& out) const override {
+    // The console (CPU, RAM, TIA, cartridge, the system's random
+    // generator), the game's RomSettings (score, lives, terminal), ALE's
+    // frame counters, paddles, mode and difficulty, and with include_rng
+    // ALE's own random generator (sticky actions).
+    out(ale_->cloneState(/*include_rng=*/true).serialize());
+    // The action a sticky action repeats (player B's is always NOOP); with
+    // repeat_action_probability 0 every frame takes the new action.
+    if (repeat_action_probability_ > 0.0f) {
+      const ale::StellaEnvironment& env = *ale_->environment;
+      out(env.*MemberOf(atari_detail::StickyAction{}),
+          env.*MemberOf(atari_detail::StickyStrength{}));
+    }
+    // The TIA's two frame buffers: a frame that ends early keeps the rest
+    // of the older buffer's pixels. ALE's screen (getScreen(), what
+    // Capture() and Render() read) is a copy of the current one.
+    const auto& tia = ale_->theOSystem->console().mediaSource();
+    out.Bytes(tia.currentFrameBuffer(), RawFrameSize());
+    out.Bytes(tia.previousFrameBuffer(), RawFrameSize());
+    // No-op starts' generator, the frame stack, and what WriteObs() reports.
+    // (frames_ is scratch: every step captures it before reading it.)
+    out(rng_, stack_, head_, lives_, last_reward_, game_over_);
+  }
+
+  void LoadState(StateReader& in) override {
+    std::string ale_state;
+    in(ale_state);
+    ale_->restoreState(ale::ALEState(ale_state));  // refreshes getRAM() too
+    if (repeat_action_probability_ > 0.0f) {
+      ale::StellaEnvironment& env = *ale_->environment;
+      in(env.*MemberOf(atari_detail::StickyAction{}),
+         env.*MemberOf(atari_detail::StickyStrength{}));
+    }
+    const auto& tia = ale_->theOSystem->console().mediaSource();
+    in.Bytes(tia.currentFrameBuffer(), RawFrameSize());
+    in.Bytes(tia.previousFrameBuffer(), RawFrameSize());
+    std::memcpy(ale_->getScreen().getArray(), tia.currentFrameBuffer(),
+                RawFrameSize());
+    in(rng_, stack_, head_, lives_, last_reward_, game_over_);
+  }
+
   // ALE's own RGB conversion of the current screen (what ale-py renders).
   void Render(uint8_t* rgb) override {
     ale_->getScreenRGB(render_buffer_);
@@ -576,6 +642,11 @@ class AtariEnv : public Env {
     lives_ = ale_->lives();
     last_reward_ = 0.0f;
     game_over_ = ale_->game_over();
+  }
+
+  // Pixels in one raw frame (a palette index each).
+  std::size_t RawFrameSize() const {
+    return static_cast<std::size_t>(raw_h_) * raw_w_;
   }
 
   // The current screen, through the palette, into frames_[i] (HWC).

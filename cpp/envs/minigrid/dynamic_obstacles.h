@@ -65,6 +65,8 @@ class DynamicObstaclesEnv : public MiniGridEnv {
     return result;
   }
 
+  ENVPOOL_LITE_STATE_AFTER(MiniGridEnv, obstacles_)
+
  protected:
   const char* DebugName() const override { return "dynamic_obstacles"; }
   void DebugTask(DebugState* s) const override {

@@ -42,6 +42,8 @@ class FetchEnv : public MiniGridEnv {
     return result;
   }
 
+  ENVPOOL_LITE_STATE_AFTER(MiniGridEnv, target_type_, target_color_)
+
  protected:
   const char* DebugName() const override { return "fetch"; }
   void DebugTask(DebugState* s) const override {

@@ -31,6 +31,8 @@ class GoToEnv : public MiniGridEnv {
     return result;
   }
 
+  ENVPOOL_LITE_STATE_AFTER(MiniGridEnv, target_x_, target_y_)
+
  protected:
   // The target's position as drawn, its type and colour as the grid has
   // them there now.

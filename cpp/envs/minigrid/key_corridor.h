@@ -43,6 +43,8 @@ class KeyCorridorEnv : public RoomGridEnv {
     return result;
   }
 
+  ENVPOOL_LITE_STATE_AFTER(RoomGridEnv, target_)
+
  protected:
   const char* DebugName() const override { return "key_corridor"; }
   void DebugTask(DebugState* s) const override { DebugTarget(s, target_); }

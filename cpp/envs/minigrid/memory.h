@@ -49,6 +49,9 @@ class MemoryEnv : public MiniGridEnv {
     return result;
   }
 
+  ENVPOOL_LITE_STATE_AFTER(MiniGridEnv, success_x_, success_y_, failure_x_,
+                           failure_y_)
+
  protected:
   const char* DebugName() const override { return "memory"; }
   void DebugTask(DebugState* s) const override {

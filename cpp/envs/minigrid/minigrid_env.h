@@ -278,6 +278,14 @@ class MiniGridEnv : public Env {
     return s;
   }
 
+  // get_state: the random generator, the grid and its object table (the
+  // grid, boxes and the agent's hand hold indices into it, so no pointer
+  // needs rebuilding), the agent, the step count and the mission (and
+  // max_steps, which BabyAI sets at each reset). The view and the pictures
+  // are worked out from these on every WriteObs/Render.
+  ENVPOOL_LITE_STATE(rng_, max_steps_, grid_, objs_, agent_x_, agent_y_,
+                     agent_dir_, carrying_, step_count_, mission_)
+
   // render(): get_frame(highlight, tile_size, agent_pov) of MiniGridEnv's
   // arguments (black before the first reset).
   void Render(uint8_t* rgb) override {

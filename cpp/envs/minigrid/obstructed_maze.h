@@ -42,6 +42,8 @@ class ObstructedMazeEnv : public RoomGridEnv {
     return result;
   }
 
+  ENVPOOL_LITE_STATE_AFTER(RoomGridEnv, door_colors_, target_)
+
  protected:
   void DebugTask(DebugState* s) const override { DebugTarget(s, target_); }
 

@@ -61,6 +61,9 @@ class PutNearEnv : public MiniGridEnv {
     return result;
   }
 
+  ENVPOOL_LITE_STATE_AFTER(MiniGridEnv, move_type_, move_color_, target_x_,
+                           target_y_)
+
  protected:
   const char* DebugName() const override { return "put_near"; }
   void DebugTask(DebugState* s) const override {

@@ -41,6 +41,8 @@ class RedBlueDoorsEnv : public MiniGridEnv {
     return result;
   }
 
+  ENVPOOL_LITE_STATE_AFTER(MiniGridEnv, red_, blue_)
+
  protected:
   const char* DebugName() const override { return "red_blue_door"; }
 

@@ -37,6 +37,10 @@ class RoomGridEnv : public MiniGridEnv {
         num_rows_(num_rows),
         num_cols_(num_cols) {}
 
+  // get_state: the rooms as generated (their doors and objects), after the
+  // grid.
+  ENVPOOL_LITE_STATE_AFTER(MiniGridEnv, rooms_)
+
  protected:
   struct Room {
     int top_x = 0, top_y = 0, size_x = 0, size_y = 0;
@@ -49,6 +53,8 @@ class RoomGridEnv : public MiniGridEnv {
     std::array<int, 4> neighbors{-1, -1, -1, -1};
     bool locked = false;
     std::vector<int> objs;
+    ENVPOOL_LITE_STATE_FIELDS(top_x, top_y, size_x, size_y, doors, door_pos,
+                              has_door_pos, neighbors, locked, objs)
   };
   static constexpr int kOpening = -3;  // remove_wall's True
 

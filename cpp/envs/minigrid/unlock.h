@@ -48,6 +48,8 @@ class UnlockEnv : public RoomGridEnv {
     return result;
   }
 
+  ENVPOOL_LITE_STATE_AFTER(RoomGridEnv, door_, target_)
+
  protected:
   const char* DebugName() const override {
     return variant_ == kOpenDoor    ? "unlock"

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/env_state.h"
+
 namespace envpool_lite {
 namespace minigrid {
 
@@ -99,6 +101,9 @@ class Grid {
   }
   int Get(int i, int j) const { return cells_[Index(i, j)]; }
   void Set(int i, int j, int obj) { cells_[Index(i, j)] = obj; }
+  // get_state: the size and every cell (object indices, as objects are
+  // saved in the env's table).
+  ENVPOOL_LITE_STATE_FIELDS(width_, height_, cells_)
 
  private:
   std::size_t Index(int i, int j) const {

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
@@ -214,6 +215,11 @@ class AnimalShogi {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, turn_, board_, hand_,
+                            hash_, hash_history_, board_history_, hand_history_,
+                            rep_history_)
 
  private:
   using Board = std::array<int32_t, 12>;

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
@@ -117,6 +118,10 @@ class Backgammon {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, board_, dice_,
+                            playable_dice_, played_dice_num_, turn_)
 
  private:
   static constexpr int kBar = 24;  // black's bar; white's is 25

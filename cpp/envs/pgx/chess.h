@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
@@ -653,6 +654,10 @@ class Chess {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, x_, swap_players_,
+                            board_history_, hashes_, hash_count_, num_hashes_)
 
  private:
   // INIT_ZOBRIST_HASH, pgx's literal for hash_history[0] at init. It is

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
@@ -523,6 +524,11 @@ class GardnerChess {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, turn_, board_,
+                            halfmove_count_, fullmove_count_, zobrist_hash_,
+                            board_history_, hashes_, hash_count_, num_hashes_)
 
  private:
   // INIT_ZOBRIST_HASH, pgx's literal for the initial _zobrist_hash and

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
@@ -174,6 +175,12 @@ class GoGame {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, board_,
+                            board_history_, history_head_, hash_history_,
+                            player_order_, game_step_count_,
+                            consecutive_pass_count_, ko_, is_psk_)
 
  private:
   // Liberty sums per chain id (pgx's _count): for chain id c (index c - 1),

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
@@ -121,6 +122,10 @@ class Hex {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, player_order_,
+                            board_, game_step_count_, game_terminated_)
 
  private:
   // _step(state, action, size): the stone takes id action+1 (an illegal

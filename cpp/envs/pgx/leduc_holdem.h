@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
@@ -117,6 +118,11 @@ class LeducHoldem {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, cards_,
+                            first_player_, last_action_, chips_, round_,
+                            raise_count_)
 
  private:
   // obs.at[i].set(True) on the 34 flags, JAX's scatter semantics.

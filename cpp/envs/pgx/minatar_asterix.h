@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "envs/pgx/minatar_utils.h"
 #include "refkit/jax/random.h"
 
@@ -109,6 +110,12 @@ class MinAtarAsterix {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, player_x_, player_y_,
+                            entities_, spawn_speed_, spawn_timer_, move_speed_,
+                            move_timer_, ramp_timer_, ramp_index_, terminal_,
+                            last_action_)
 
  private:
   using Entity = std::array<int32_t, 4>;  // x, row, moving right, is gold

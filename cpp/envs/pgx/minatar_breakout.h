@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "envs/pgx/minatar_utils.h"
 #include "refkit/jax/random.h"
 
@@ -104,6 +105,11 @@ class MinAtarBreakout {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, ball_y_, ball_x_,
+                            ball_dir_, pos_, brick_map_, strike_, last_x_,
+                            last_y_, terminal_, last_action_)
 
  private:
   // Direction tables of _update_ball_pos_x (bounce off a side wall), of

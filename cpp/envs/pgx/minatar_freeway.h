@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "envs/pgx/minatar_utils.h"
 #include "refkit/jax/random.h"
 
@@ -113,6 +114,11 @@ class MinAtarFreeway {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, cars_, pos_,
+                            move_timer_, terminate_timer_, terminal_,
+                            last_action_)
 
  private:
   using Car = std::array<int32_t, 4>;  // x, row, timer, speed

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "envs/pgx/minatar_utils.h"
 #include "refkit/jax/random.h"
 
@@ -149,6 +150,14 @@ class MinAtarSeaquest {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, oxygen_,
+                            diver_count_, sub_x_, sub_y_, sub_or_, f_bullets_,
+                            e_bullets_, e_fish_, e_subs_, divers_,
+                            e_spawn_speed_, e_spawn_timer_, d_spawn_timer_,
+                            move_speed_, ramp_index_, shot_timer_, surface_,
+                            terminal_, last_action_)
 
  private:
   static constexpr int32_t kRampInterval = 100;  // unused by pgx as well

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "envs/pgx/minatar_utils.h"
 #include "refkit/jax/random.h"
 
@@ -110,6 +111,13 @@ class MinAtarSpaceInvaders {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, pos_, f_bullet_map_,
+                            e_bullet_map_, alien_map_, alien_dir_,
+                            enemy_move_interval_, alien_move_timer_,
+                            alien_shot_timer_, ramp_index_, shot_timer_,
+                            terminal_, last_action_)
 
  private:
   using Map = std::array<std::array<bool, 10>, 10>;  // [row][column]

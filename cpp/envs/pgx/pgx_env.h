@@ -151,6 +151,10 @@ class PgxEnv : public Env {
                 row.Info<bool>(1));
   }
 
+  // get_state: the game (its own field list), the key it goes on from, and
+  // whether the next reset inits from that key unsplit.
+  ENVPOOL_LITE_STATE(game_, key_, first_init_)
+
   DebugState Debug() const override {
     DebugState d;
     d.Int("key", {key_[0], key_[1]});

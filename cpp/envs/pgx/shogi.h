@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
@@ -550,6 +551,10 @@ class Shogi {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (t_ is the shared tables).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, player_order_,
+                            color_, board_, hand_, num_legal_)
 
  private:
   // _observe's pieces and piece_and_effect of board `b` (its own pieces

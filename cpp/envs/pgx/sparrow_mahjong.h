@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/env_state.h"
 #include "refkit/jax/random.h"
 
 namespace envpool_lite::pgx {
@@ -217,6 +218,11 @@ class SparrowMahjong {
   std::array<float, kNumPlayers> rewards{};
   std::array<bool, kNumActions> legal_action_mask{};
   int32_t step_count = 0;
+  // get_state: everything Init and Step change (not the options' values).
+  ENVPOOL_LITE_STATE_FIELDS(current_player, terminated, truncated, rewards,
+                            legal_action_mask, step_count, turn_, rivers_,
+                            is_red_in_river_, last_discard_, hands_, n_red_,
+                            wall_, draw_ix_, shuffled_players_, dora_, scores_)
 
  private:
   using WinHand = sparrow_mahjong::WinHand;

@@ -312,6 +312,42 @@ class ProcgenEnv : public Env {
     *row.Info<uint8_t>(2) = prev_level_complete_;
   }
 
+  // get_state: procgen's own serialization of the game (Game::serialize:
+  // the level, its entities and timers, the level and game random
+  // generators), then this env's episode bookkeeping and what it shows.
+  void SaveState(StateWriter& out) const override {
+    if (handle_ == nullptr) {  // the pool saves only envs it has reset
+      throw std::logic_error("Procgen: no game to save before a reset");
+    }
+    std::string game(kMaxStateSize, '\0');
+    game.resize(lib_.get_state(handle_, 0, game.data(), kMaxStateSize));
+    out(game);
+    // libenv's outputs of the last step (set_state writes the same again).
+    out(reward_, first_, level_seed_, prev_level_seed_, prev_level_complete_);
+    out(pending_, show_prev_, level_steps_);
+    // The frame a terminal step shows again; otherwise the next Step()
+    // overwrites it before it is read.
+    if (show_prev_) {
+      out(prev_obs_);
+      if (render_) out(prev_rgb_);
+    }
+  }
+
+  void LoadState(StateReader& in) override {
+    if (handle_ == nullptr) Open();  // an env not reset yet
+    std::string game;
+    in(game);
+    // procgen re-observes the game into obs_ and the info fields.
+    lib_.set_state(handle_, 0, game.data(), static_cast<int>(game.size()));
+    if (render_) lib_.observe(handle_);  // the 512x512 picture, rgb_
+    in(reward_, first_, level_seed_, prev_level_seed_, prev_level_complete_);
+    in(pending_, show_prev_, level_steps_);
+    if (show_prev_) {
+      in(prev_obs_);
+      if (render_) in(prev_rgb_);
+    }
+  }
+
   void Render(uint8_t* rgb) override {
     if (render_observation_) {  // the frame on show, (64, 64, 3)
       if (handle_ == nullptr) {

@@ -3,7 +3,8 @@
 // "procgen_lib" option (third_party/procgen.cmake installs it into the
 // package). Its API is gym3's libenv (gym3/libenv.h): libenv_make builds a
 // vector of games from typed options, libenv_set_buffers tells it where to
-// write, libenv_act steps, libenv_observe draws the 512x512 picture.
+// write, libenv_act steps, libenv_observe draws the 512x512 picture; procgen
+// adds get_state / set_state.
 #pragma once
 
 #include <gym3/libenv.h>
@@ -29,7 +30,18 @@ struct Lib {
   decltype(&::libenv_observe) observe = nullptr;
   decltype(&::libenv_act) act = nullptr;
   decltype(&::libenv_close) close = nullptr;
+  // procgen's own additions to the API (what ProcgenGym3Env.get_state()
+  // and set_state() call): one game's state, serialized by procgen.
+  // get_state writes at most `length` bytes and returns how many (procgen
+  // exits the process if they do not fit); set_state re-observes the game.
+  int (*get_state)(libenv_env* env, int env_idx, char* data,
+                   int length) = nullptr;
+  void (*set_state)(libenv_env* env, int env_idx, char* data,
+                    int length) = nullptr;
 };
+
+// procgen's Python wrapper's buffer for one game's state (MAX_STATE_SIZE).
+constexpr int kMaxStateSize = 1 << 20;
 
 inline std::string InstallHint() {
   return std::string("envpool_lite's build installs procgen==") +
@@ -55,6 +67,8 @@ inline const Lib& LoadLib(const std::string& path) {
   so.Load(&l.observe, "libenv_observe");
   so.Load(&l.act, "libenv_act");
   so.Load(&l.close, "libenv_close");
+  so.Load(&l.get_state, "get_state");
+  so.Load(&l.set_state, "set_state");
   if (l.version() != LIBENV_VERSION) {
     so.Fail(path + " implements libenv version " + std::to_string(l.version()) +
             ", this build needs " + std::to_string(LIBENV_VERSION));

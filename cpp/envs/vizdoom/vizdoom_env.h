@@ -95,6 +95,9 @@
 // per step. After an episode's last step (the engine has no state then) it
 // shows the last screen it had; before the first reset, black.
 //
+// State (get_state / set_state): not supported; get_state raises
+// NotImplementedError with the reason (VizdoomEnv::kNoState, measured).
+//
 // Info: every game variable of the cfg, then (reward_mode "envpool") those of
 // kEnvPoolVariables, then those of game_variables, then (reward_mode
 // "scenario") those of reward_config and, with a weapon table,
@@ -706,6 +709,16 @@ class VizdoomEnv : public Env {
     }
   }
 
+  // get_state / set_state: not supported (see kNoState).
+  void SaveState(StateWriter& out) const override {
+    (void)out;
+    throw StateUnsupported(kNoState);
+  }
+  void LoadState(StateReader& in) override {
+    (void)in;
+    throw StateUnsupported(kNoState);
+  }
+
   // The last screen as HWC RGB (a gray one in all three channels); black if
   // there was none yet.
   void Render(uint8_t* rgb) override {
@@ -728,6 +741,26 @@ class VizdoomEnv : public Env {
 
  private:
   using Watchdog = vizdoom_detail::Watchdog;
+
+  // Why an env cannot save its state, as measured on ViZDoom 1.3.2 (the
+  // engine's own savegames, DoomGame::save / load, are the only way to
+  // carry its world): save() runs 2 engine tics and load() 1 more, so the
+  // world moves on with the held buttons; pausing the engine around them
+  // ("pause") keeps the world still, but the next steps still differ, since
+  // the engine's input state (accelerative turning, held keys) is not in a
+  // savegame and the paused tics advance it; and the client library's
+  // per-instance random generator, which seeds every next episode, can be
+  // neither read nor set (only reseeded).
+  static constexpr const char* kNoState =
+      "ViZDoom's savegames do not restore an env exactly: save() runs 2 "
+      "engine tics and load() 1 more (the world moves on with the held "
+      "buttons); pausing the engine around them keeps the world still, but "
+      "the engine's input state (accelerative turning, held keys) is not in "
+      "a savegame and the next steps still differ, and the client library's "
+      "random generator that seeds every next episode cannot be read or set. "
+      "Exact states need a ViZDoom whose save and load neither tick nor drop "
+      "the input state, with access to that generator (or a replay of every "
+      "action since the env was last seeded)";
 
   // Starts the engine in a new private directory. A clash of instance names
   // with a live engine (the launcher refuses to start) is retried.

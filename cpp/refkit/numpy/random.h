@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/env_state.h"
 #include "refkit/numpy/masked_interval.h"
 
 namespace envpool_lite {
@@ -118,6 +119,10 @@ class NumpyRandom {
   // The index Generator.choice(a) picks for a sequence a of n items,
   // uniformly (no p): integers(0, n). No draw when n is 1.
   int64_t Choice(int64_t n) { return Integers(0, n); }
+
+  // Its state for get_state / set_state, field by field (no padding bytes:
+  // equal states are equal bytes).
+  ENVPOOL_LITE_STATE_FIELDS(state_, inc_, has_uint32_, uinteger_)
 
  private:
   using uint128 = unsigned __int128;

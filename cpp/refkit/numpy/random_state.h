@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <random>
 
+#include "core/env_state.h"
 #include "refkit/numpy/masked_interval.h"
 
 namespace envpool_lite {
@@ -91,6 +92,9 @@ class NumpyRandomState {
   // permutation() draw for each position (masked, 32-bit outputs while max
   // fits them).
   uint64_t Interval(uint64_t max) { return Masked(max); }
+
+  // Its state for get_state / set_state, field by field (no padding bytes).
+  ENVPOOL_LITE_STATE_FIELDS(mt_, has_gauss_, gauss_)
 
  private:
   uint64_t Masked(uint64_t rng) { return MaskedInterval(*this, rng); }

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
-from envpool_lite.distributed.link import WorkerLink
 from envpool_lite.distributed.faults import Recovering
+from envpool_lite.distributed.link import WorkerLink
 from envpool_lite.distributed.protocol import ENV_ID_FIELD, Batch, Command, EnvFailed, Free, Restarted, RingBatch
 
 # recv() waits in slices this long, so that Ctrl-C and the hang check run.

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/env_state.h"
 #include "envs/minigrid/world.h"
 
 namespace envpool_lite {
@@ -29,6 +30,7 @@ struct ObjDesc {
   int loc = kAny;
   std::vector<int> obj_set;
   std::vector<std::pair<int, int>> obj_poss;
+  ENVPOOL_LITE_STATE_FIELDS(type, color, loc, obj_set, obj_poss)
 };
 
 // verify()'s 'continue', 'success' and 'failure'.
@@ -48,6 +50,13 @@ struct Instr {
   Status a_done = Status::kContinue, b_done = Status::kContinue;
 
   bool IsAction() const { return kind <= kPutNext; }
+  // get_state: the tree, its parts saved after it (a flag, then the part).
+  // Written out: ENVPOOL_LITE_STATE_FIELDS's parameter is named `a`, as
+  // the first part is.
+  template <class Archive>
+  void StateFields(Archive& ar) {
+    ar(kind, desc, desc_fixed, strict, pre_carrying, a, b, a_done, b_done);
+  }
 };
 
 using InstrPtr = std::unique_ptr<Instr>;

@@ -77,6 +77,10 @@ class BabyAILevel : public RoomGridEnv {
     return result;
   }
 
+  // get_state: the instruction with its matched objects (indices) and how
+  // far each part is, after the rooms.
+  ENVPOOL_LITE_STATE_AFTER(RoomGridEnv, instrs_)
+
  protected:
   static constexpr int kPickup = 3, kDrop = 4, kToggle = 5;
 

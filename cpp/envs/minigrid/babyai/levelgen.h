@@ -65,6 +65,8 @@ class LevelGenEnv : public BabyAILevel {
                        : std::vector<int>{kActionKind, kAndKind, kSeqKind};
   }
 
+  ENVPOOL_LITE_STATE_AFTER(BabyAILevel, locked_room_)
+
  protected:
   bool Unblocking() const override { return unblocking_; }
 

@@ -92,6 +92,9 @@ class PutNextEnv : public BabyAILevel {
     carrying_ = obj_a_;
   }
 
+  // reset_obs_pending_: WriteObs still shows the reset's observation.
+  ENVPOOL_LITE_STATE_AFTER(BabyAILevel, obj_a_, reset_obs_pending_)
+
  protected:
   void GenMission() override {
     PlaceAgentInRoom(0, 0);
