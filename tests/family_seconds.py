@@ -29,7 +29,7 @@ GROUPS = {
     "engine": ("api", "engine", "errors", "misuse", "fuzz", "soak", "families", "extras", "smoke", "render", "every_id", "xla", "multiagent", "check_layers", "pool_options", "state"),
     "references": ("np_random", "jax_random", "pygame_draw"),
     "compat": ("lib_", "envpool_compat", "cleanrl_example"),
-    "trainers": ("appo", "dqn", "her_ddpg", "vtrace", "ppo_selfplay", "compare_curves"),
+    "trainers": ("appo", "dqn", "her_ddpg", "vtrace", "ppo_selfplay", "compare_curves", "lookahead_planner"),
     "distributed": ("distributed", "multihost"),
     "benchmarks": ("benchmark",),
 }

@@ -292,6 +292,54 @@ def test_a_host_cut_off_then_restored(hosts):
     wait_for_nodes(3)
 
 
+def test_checkpoint_every_a_host_killed_mid_episode_loses_nothing(hosts):
+    """checkpoint_every=5: every process of one worker host killed mid-run.
+    No error: the worker is restarted on the other host, its envs restored
+    from their checkpoints and their steps since replayed, and every env,
+    the lost host's included, keeps the in-process pool's trajectory."""
+    ref = reference(STEPS * 2)
+    env = make_pool(checkpoint_every=5)
+    try:
+        h = host_of(env, 0)
+        d = Driver(env)
+        d.until(lambda: d.survivors_steps(range(NUM_ENVS)) >= STEPS, within=60)
+        cluster_cmd("kill", h)
+        d.until(lambda: d.survivors_steps(range(NUM_ENVS)) >= STEPS * 2, within=120)
+        assert not d.errors, d.errors
+        assert env.workers[0]["recovered"] == 1 and env.workers[0]["node_ip"] != HOST_IP[h]
+        check_survivors(d, ref, set())
+    finally:
+        env.close()
+    cluster_cmd("rejoin", h)
+    wait_for_nodes(3)
+
+
+def test_checkpoint_every_a_host_cut_off_loses_nothing(hosts):
+    """checkpoint_every=5: one worker host's link cut for longer than
+    worker_timeout, then restored. No error: the hung worker is killed and
+    restarted, its envs restored and replayed, and every env keeps the
+    in-process pool's trajectory."""
+    ref = reference(STEPS * 3)
+    env = make_pool(checkpoint_every=5)
+    try:
+        h = host_of(env, 1)
+        d = Driver(env)
+        d.until(lambda: d.survivors_steps(range(NUM_ENVS)) >= STEPS, within=60)
+        try:
+            cluster_cmd("cut", h)
+            t0 = time.monotonic()
+            d.until(lambda: time.monotonic() - t0 > TIMEOUT_S + MARGIN_S, within=30)
+        finally:
+            cluster_cmd("restore", h)
+        d.until(lambda: d.survivors_steps(range(NUM_ENVS)) >= STEPS * 3, within=120)
+        assert not d.errors, d.errors
+        assert env.workers[1]["recovered"] >= 1
+        check_survivors(d, ref, set())
+    finally:
+        env.close()
+    wait_for_nodes(3)
+
+
 DRIVER = """
 import os, sys, time, numpy as np, ray, envpool_lite
 ray.init(address=os.environ["RAY_ADDRESS"], _node_ip_address="{head}", log_to_driver=False)
