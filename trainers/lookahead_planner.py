@@ -72,7 +72,8 @@ def play(args: Args, seed: int, lookahead: bool) -> tuple[float, int]:
         if planner is not None:
             planner.reset()
         score, steps = 0.0, 0
-        for steps in range(1, args.max_steps + 1):
+        while steps < args.max_steps:
+            steps += 1
             if planner is not None:
                 action = plan(real.get_state([0])[0], planner, num_actions, args, rng)
             else:
