@@ -42,6 +42,7 @@
 #include "core/registry.h"
 #include "refkit/mujoco/api.h"
 #include "refkit/mujoco/render.h"
+#include "refkit/mujoco/state.h"
 #include "refkit/numpy/blas.h"
 #include "refkit/numpy/loops.h"
 #include "refkit/numpy/random_state.h"
@@ -265,6 +266,23 @@ class DmcEnv : public Env {
     }
     Observation obs = Observation::Writer(row, flat_);
     GetObservation(obs);
+  }
+
+  // get_state / set_state: the model (tasks move targets, recolour and
+  // redraw it between episodes), the whole data, the random state, the
+  // step count, the reset state reported and the stacked frames or states.
+  // A task adds its own fields (ENVPOOL_LITE_STATE_AFTER).
+  void SaveState(StateWriter& out) const override {
+    mujoco_state::SaveModel(model_.get(), out);
+    mujoco_state::SaveData(data_.get(), out);
+    out(random_, inner_steps_, reset_state_.fields, frames_, states_,
+        state_keys_);
+  }
+  void LoadState(StateReader& in) override {
+    mujoco_state::LoadModel(model_.get(), in);
+    mujoco_state::LoadData(data_.get(), in);
+    in(random_, inner_steps_, reset_state_.fields, frames_, states_,
+       state_keys_);
   }
 
   // render(): physics.render(render_height, render_width, render_camera_id).

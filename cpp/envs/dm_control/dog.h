@@ -64,6 +64,9 @@ class DogEnv : public DmcEnv {
     }
   }
 
+  // The episode's stand heights and weight (set at reset).
+  ENVPOOL_LITE_STATE_AFTER(DmcEnv, stand_height_, body_weight_)
+
  protected:
   void InitializeEpisode() override {
     // (physics.reset(): the state the base's reset left.)

@@ -66,6 +66,23 @@ class QuadrupedEnv : public DmcEnv {
     if constexpr (kEscape) workspace_ = SiteId("workspace");
   }
 
+  // Escape's terrain, drawn at each reset into the model's heightfield
+  // (which the base's model state leaves out), and uploaded to the
+  // renderer as a reset uploads it.
+  void SaveState(StateWriter& out) const override {
+    DmcEnv::SaveState(out);
+    if constexpr (kEscape) {
+      out.Bytes(model_->hfield_data, sizeof(float) * model_->nhfielddata);
+    }
+  }
+  void LoadState(StateReader& in) override {
+    DmcEnv::LoadState(in);
+    if constexpr (kEscape) {
+      in.Bytes(model_->hfield_data, sizeof(float) * model_->nhfielddata);
+      if (renderer() != nullptr) renderer()->UploadHField(model_.get(), 0);
+    }
+  }
+
  protected:
   void InitializeEpisode() override {
     if constexpr (kFetch) {

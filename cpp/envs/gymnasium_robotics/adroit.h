@@ -187,6 +187,11 @@ class AdroitEnv : public mujoco::MujocoEnv {
     *row.Info<bool>(0) = success_;
   }
 
+  // The episode's pen lengths (Pen) and the last step's success; the
+  // base saves the model, whose targets a reset moves.
+  ENVPOOL_LITE_STATE_AFTER(mujoco::MujocoEnv, pen_length_, tar_length_,
+                           success_)
+
  protected:
   void WriteObservation(double* obs) const override {
     const double* qpos = data_->qpos;

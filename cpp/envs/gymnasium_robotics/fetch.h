@@ -203,6 +203,9 @@ class FetchEnv : public RobotEnv {
     *row.Info<float>(0) = is_success_;
   }
 
+  // The last observation and success (the base saves the goal).
+  ENVPOOL_LITE_STATE_AFTER(RobotEnv, obs_, is_success_)
+
  private:
   // _env_setup: the initial joint positions, the mocap welds reset, the
   // gripper moved to its start by 10 steps of n_substeps.

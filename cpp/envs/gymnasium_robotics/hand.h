@@ -320,6 +320,9 @@ class HandReachEnv : public HandEnv {
     *row.Info<float>(0) = is_success_;
   }
 
+  // The last observation and success (the base saves the goal).
+  ENVPOOL_LITE_STATE_AFTER(HandEnv, obs_, is_success_)
+
  private:
   // _env_setup: DEFAULT_INITIAL_QPOS, mj_forward, then initial_goal (the
   // fingertips) and palm_xpos.
@@ -625,6 +628,9 @@ class HandManipulateEnv : public HandEnv {
     std::copy(obs_.begin() + 7, obs_.end(), row.Obs<double>(2));
     *row.Info<float>(0) = is_success_;
   }
+
+  // The last observation and success (the base saves the goal).
+  ENVPOOL_LITE_STATE_AFTER(HandEnv, obs_, is_success_)
 
  private:
   static constexpr double kPi = 3.141592653589793;

@@ -333,6 +333,11 @@ class KitchenEnv : public mujoco::MujocoEnv {
     std::copy(episode_done_, episode_done_ + n, row.Info<bool>(2));
   }
 
+  // The last (noisy) observation, the robot's noisy qpos the next step
+  // reads, and the tasks' completions.
+  ENVPOOL_LITE_STATE_AFTER(mujoco::MujocoEnv, obs_, last_robot_qpos_,
+                           remaining_, step_done_, episode_done_)
+
  protected:
   void WriteObservation(double* obs) const override {
     std::copy(obs_, obs_ + kObsSize, obs);

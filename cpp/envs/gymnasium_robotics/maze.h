@@ -141,6 +141,10 @@ class MazeTask {
 
   void Seed(uint64_t seed) { rng_.Seed(seed); }
 
+  // Its part of an env's state: the generator and the goal (the target
+  // site it moves is in the model, which the env's state holds).
+  ENVPOOL_LITE_STATE_FIELDS(rng_, goal_)
+
   // The "target" site, which update_target_site_pos moves to the goal.
   void SetTargetSite(double* site_pos) { site_pos_ = site_pos; }
 
@@ -369,6 +373,10 @@ class PointMazeEnv : public Env {
     return MazeRenderState(sim_.m(), sim_.d(), maze_.Goal());
   }
 
+  // The model and data, the maze's, the reset position (in init_qpos) and
+  // the last observation's goal and success.
+  ENVPOOL_LITE_STATE(sim_, maze_, init_qpos_, shown_goal_, success_)
+
  private:
   // MujocoEnv.set_state: qpos, qvel, then mj_forward.
   void SetState(const double* qpos, const double* qvel) {
@@ -534,6 +542,10 @@ class AntMazeEnv : public AntEnv<V == 5 ? 5 : 4> {
   std::vector<double> RenderState() const override {
     return MazeRenderState(this->model_.get(), this->data_.get(), maze_.Goal());
   }
+
+  // The Ant's state (its base's), the maze's, the reset position (in the
+  // Ant's init_qpos) and the last observation's goal and success.
+  ENVPOOL_LITE_STATE_AFTER(Base, maze_, this->init_qpos_, shown_goal_, success_)
 
  private:
   // np.linalg.norm of a 2-vector: numpy's ddot.

@@ -27,6 +27,7 @@
 
 #include "core/env.h"
 #include "refkit/mujoco/api.h"
+#include "refkit/mujoco/state.h"
 #include "refkit/numpy/blas.h"
 #include "refkit/numpy/loops.h"
 #include "refkit/numpy/random.h"
@@ -91,6 +92,16 @@ class MujocoSim {
         blas_(NumpyBlas::Load(config.GetString("numpy_blas"))),
         np_(config.GetNamedNumbers("numpy_loops")) {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
+  }
+
+  // Its part of an env's state: the model and the whole data.
+  void SaveState(StateWriter& out) const {
+    mujoco_state::SaveModel(m(), out);
+    mujoco_state::SaveData(d(), out);
+  }
+  void LoadState(StateReader& in) {
+    mujoco_state::LoadModel(m(), in);
+    mujoco_state::LoadData(d(), in);
   }
 
   mjModel* m() const { return model_.get(); }
@@ -267,6 +278,10 @@ class MujocoSim {
 class RobotEnv : public Env {
  public:
   void Seed(uint64_t seed) override { rng_.Seed(seed); }
+
+  // get_state / set_state: the simulation, the generator and the goal; a
+  // task adds its own fields (ENVPOOL_LITE_STATE_AFTER).
+  ENVPOOL_LITE_STATE(sim_, rng_, goal_)
 
   // What gymnasium's MujocoRenderer draws from (as the mujoco family's
   // RenderState), followed by the goal the task's _render_callback shows.

@@ -45,6 +45,10 @@ class NutEnv : public ToolsEnv {
     return RewardQuat(obs, kIdeal, 0.4);
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(ToolsEnv, obj_height_, height_target_,
+                           max_placing_dist_)
+
   int nut_handle_site_, nut_center_site_, nut_, peg_, peg_top_site_;
   // reset_model's v1 state.
   double obj_height_ = 0, height_target_ = 0, max_placing_dist_ = 0;

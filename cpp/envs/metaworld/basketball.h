@@ -144,6 +144,10 @@ class BasketballEnv : public ToolsEnv {
     return reward;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(ToolsEnv, obj_height_, height_target_,
+                           max_placing_dist_)
+
   int ball_, basket_, goal_site_, obj_geom_;
   double obj_height_ = 0, height_target_ = 0, max_placing_dist_ = 0;
 };

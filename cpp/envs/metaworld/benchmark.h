@@ -199,20 +199,27 @@ class BenchmarkEnv : public Env {
                EnvIndex env_id)
       : def_(def),
         layout_(MakeLayout(def, config)),
+        config_(config),
         blas_(NumpyBlas::Load(config.GetString("numpy_blas"))) {
-    position_ = env_id.value % layout_.block;
-    task_ = def.meta_learning ? position_ / layout_.tasks_per_env : position_;
-    const TaskClass& cls = ClassOf(layout_.tasks[task_]);
-    Config own = config;
-    own.Set("mujoco_model",
-            config.GetString("mujoco_assets") + "/" + cls.spec.model);
-    env_ = cls.make(own, seed);
+    home_position_ = env_id.value % layout_.block;
+    position_ = home_position_;
+    task_ = TaskOf(position_);
+    env_ = MakeTaskEnv(task_, seed);
     sample_on_reset_ =
         def.meta_learning && config.GetBool("sample_tasks_on_reset");
     Seed(seed);
   }
 
   void Seed(uint64_t seed) override {
+    // An env that a state made another sub-env (LoadState) is again the one
+    // its id makes it.
+    if (position_ != home_position_) {
+      position_ = home_position_;
+      if (TaskOf(position_) != task_) {
+        task_ = TaskOf(position_);
+        env_ = MakeTaskEnv(task_, seed);
+      }
+    }
     if (seed < static_cast<uint64_t>(position_)) {
       throw std::invalid_argument(
           "seed " + std::to_string(seed) + " of env at position " +
@@ -241,7 +248,43 @@ class BenchmarkEnv : public Env {
     }
   }
 
+  // get_state / set_state: which sub-env of its benchmark this env is (its
+  // position and task), then its task env's state. A state loaded into an
+  // env at another position makes it that sub-env: its task env is rebuilt
+  // for the saved task where that differs.
+  void SaveState(StateWriter& out) const override {
+    out(position_, task_);
+    env_->SaveState(out);
+  }
+  void LoadState(StateReader& in) override {
+    int position = 0, task = 0;
+    in(position, task);
+    if (position < 0 || position >= layout_.block || task != TaskOf(position)) {
+      throw StateError("the Meta-World sub-env does not fit this benchmark");
+    }
+    if (task != task_) {
+      task_ = task;
+      env_ = MakeTaskEnv(task_, 0);  // its seeds and goals come with the state
+    }
+    position_ = position;
+    env_->LoadState(in);
+  }
+
  private:
+  // The task of the sub-env at `position`.
+  int TaskOf(int position) const {
+    return def_.meta_learning ? position / layout_.tasks_per_env : position;
+  }
+
+  // The env of the benchmark's task `task` (its model under mujoco_assets).
+  std::unique_ptr<SawyerEnv> MakeTaskEnv(int task, uint64_t seed) const {
+    const TaskClass& cls = ClassOf(layout_.tasks[task]);
+    Config own = config_;
+    own.Set("mujoco_model",
+            config_.GetString("mujoco_assets") + "/" + cls.spec.model);
+    return cls.make(own, seed);
+  }
+
   static bool Hidden(const BenchmarkDef& def) {
     return def.meta_learning || def.goal_hidden;
   }
@@ -280,9 +323,11 @@ class BenchmarkEnv : public Env {
 
   BenchmarkDef def_;
   Layout layout_;
+  Config config_;  // the options, for the task envs
   const NumpyBlas& blas_;
-  int position_ = 0;  // p: the sub-env of its benchmark copy
-  int task_ = 0;      // the index of its task in the benchmark
+  int home_position_ = 0;  // the sub-env the env's id makes it
+  int position_ = 0;       // p: the sub-env of its benchmark copy
+  int task_ = 0;           // the index of its task in the benchmark
   bool sample_on_reset_ = false;
   std::unique_ptr<SawyerEnv> env_;
 };

@@ -167,6 +167,10 @@ class BinPickingV3Env : public PickBaseEnv {
     return reward;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(PickBaseEnv, has_target_to_obj_init_,
+                           target_to_obj_init_)
+
   int bin_goal_;
   bool has_target_to_obj_init_ = false;
   double target_to_obj_init_ = 0;

@@ -156,6 +156,10 @@ class BoxCloseEnv : public ToolsEnv {
     return reward;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(ToolsEnv, obj_height_, height_target_,
+                           max_placing_dist_)
+
   int lid_, box_, goal_site_, handle_geom_;
   double obj_height_ = 0, height_target_ = 0, max_placing_dist_ = 0;
 };

@@ -183,6 +183,9 @@ class ButtonPressEnvBase : public SawyerEnv {
   }
 
  private:
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, obj_to_target_init_, max_dist_)
+
   Kind kind_;
   bool topdown_;
   int box_, button_, hole_, button_start_;

@@ -144,6 +144,9 @@ class CoffeeButtonEnv : public CoffeeEnvBase {
   }
 
  private:
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(CoffeeEnvBase, max_dist_)
+
   int button_start_;
   double max_dist_ = 0;
 };
@@ -288,6 +291,9 @@ class CoffeeMugEnvBase : public CoffeeEnvBase {
     const double diff[2] = {v[0] - v[3], v[1] - v[4]};
     return Norm(diff, 2);
   }
+
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(CoffeeEnvBase, max_dist_)
 
   bool pull_;
   int obj_, mug_, mug_goal_;

@@ -124,6 +124,9 @@ class DialTurnEnv : public SawyerEnv {
   }
 
  private:
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, dial_push_position_, max_pull_dist_)
+
   int dial_, goal_site_, knob_qpos_adr_;
   Vec3 dial_push_position_{};
   double max_pull_dist_ = 0;

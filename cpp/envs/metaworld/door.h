@@ -76,6 +76,9 @@ class DoorBaseEnv : public SawyerEnv {
     return -reach_dist + pull_rew;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, max_pull_dist_)
+
   int handle_, door_, goal_site_, door_qpos_adr_, door_qvel_adr_;
   double max_pull_dist_ = 0;
 };

@@ -81,6 +81,9 @@ class DoorLockBaseEnv : public SawyerEnv {
   }
 
   static constexpr double kLockLength = 0.1;
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, max_pull_dist_)
+
   int door_, door_link_, lock_link_, start_site_;
   double max_pull_dist_ = 0;
 };

@@ -109,6 +109,9 @@ class FaucetBaseEnv : public SawyerEnv {
     return reward;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, max_pull_dist_)
+
   bool open_;
   int base_, goal_site_, handle_site_;
   double max_pull_dist_ = 0;

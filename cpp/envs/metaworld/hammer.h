@@ -143,6 +143,10 @@ class HammerEnv : public ToolsEnv {
     return reward;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(ToolsEnv, hammer_height_, height_target_,
+                           max_hammer_dist_)
+
   int hammer_, nail_link_, box_, goal_site_, nail_head_site_, hammer_head_geom_;
   int nail_qpos_adr_ = 0;
   double hammer_height_ = 0, height_target_ = 0, max_hammer_dist_ = 0;

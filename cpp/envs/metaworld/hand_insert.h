@@ -109,6 +109,9 @@ class HandInsertV3Env : public PickBaseEnv {
     return reward.v;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(PickBaseEnv, max_reach_dist_)
+
   double max_reach_dist_ = 0;
 };
 

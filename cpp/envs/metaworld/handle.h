@@ -217,6 +217,9 @@ class HandleEnvBase : public SawyerEnv {
     return reward.v;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, max_dist_, handle_init_pos_)
+
   Kind kind_;
   bool press_;
   int box_, handle_start_, object_site_, goal_site_;

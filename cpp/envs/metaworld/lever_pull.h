@@ -115,6 +115,9 @@ class LeverPullEnv : public SawyerEnv {
   }
 
  private:
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, lever_pos_init_, max_pull_dist_)
+
   int lever_, obj_geom_, goal_site_, lever_start_, axis_qpos_adr_;
   Vec3 lever_pos_init_{};
   double max_pull_dist_ = 0;

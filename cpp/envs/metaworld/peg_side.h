@@ -178,6 +178,10 @@ class PegInsertSideEnv : public ToolsEnv {
     return reward;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(ToolsEnv, peg_head_pos_init_, obj_height_,
+                           height_target_, max_placing_dist_)
+
   int peg_grasp_site_, peg_head_site_, peg_, box_, goal_site_, brc1_, tlc1_,
       brc2_, tlc2_;
   Vec3 peg_head_pos_init_{};
@@ -300,6 +304,9 @@ class PegUnplugSideEnv : public ToolsEnv {
     info->unscaled_reward = reward;
     return reward;
   }
+
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(ToolsEnv, max_placing_dist_)
 
   int peg_end_site_, plug_, box_, goal_site_;
   double max_placing_dist_ = 0;

@@ -127,6 +127,10 @@ class PickBaseEnv : public SawyerEnv {
     info->unscaled_reward = reward;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, obj_height_, height_target_,
+                           max_placing_dist_)
+
   int obj_, obj_geom_, goal_site_;
   double obj_height_ = 0, height_target_ = 0, max_placing_dist_ = 0;
 };

@@ -181,6 +181,9 @@ class PlateSlideEnv : public SawyerEnv {
   }
 
  private:
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, max_dist_)
+
   int puck_geom_, puck_goal_, goal_site_;
   double max_dist_ = 0;
 };

@@ -99,6 +99,9 @@ class ReachWallV3Env : public SawyerEnv {
     return Norm(diff, 2);
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, max_reach_dist_)
+
   int obj_, obj_geom_, goal_site_;
   double max_reach_dist_ = 0;
 };

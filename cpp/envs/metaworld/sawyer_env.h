@@ -35,6 +35,7 @@
 #include "core/env.h"
 #include "refkit/mujoco/api.h"
 #include "refkit/mujoco/render.h"
+#include "refkit/mujoco/state.h"
 #include "refkit/numpy/blas.h"
 #include "refkit/numpy/loops.h"
 #include "refkit/numpy/random.h"
@@ -428,8 +429,11 @@ class SawyerEnv : public Env {
   // positions from the model's extent) and keeps; the data as the last step
   // left it.
   void Render(uint8_t* rgb) override {
-    if (!renderer_) {  // the viewer and its camera, made at the first frame
+    if (!renderer_) {  // the viewer, made at the first frame
       renderer_ = mujoco::MakeRenderer(mujoco_lib_, m(), "Meta-World", 1000);
+    }
+    if (!camera_ready_) {  // its camera, set up then (or loaded with a state)
+      camera_ready_ = true;
       camera_ = renderer_->DefaultCamera();
       camera_.fixedcamid = camera_id_;
       if (camera_id_ >= 0) {
@@ -447,6 +451,28 @@ class SawyerEnv : public Env {
       }
     }
     renderer_->Render(m(), d(), render_height_, render_width_, camera_, rgb);
+  }
+
+  // get_state / set_state: the model's arrays (the goal sites and bodies
+  // reset_model moves), the data, the env's np_random and goals (a benchmark
+  // env's set and its place in it), what reset_model and the last step
+  // left, and render()'s camera. A task adds its own fields with
+  // ENVPOOL_LITE_STATE_AFTER(its base, ...).
+  void SaveState(StateWriter& out) const override {
+    mujoco_state::SaveModel(m(), out);
+    mujoco_state::SaveData(d(), out);
+    out(rng_, tasks_, rand_vec_, pseudorandom_, sample_on_reset_,
+        partially_observable_, task_index_, obs_low_, obs_high_, init_tcp_,
+        obj_init_pos_, target_pos_, curr_path_length_, obs_, prev_obs_, info_,
+        camera_ready_, camera_);
+  }
+  void LoadState(StateReader& in) override {
+    mujoco_state::LoadModel(m(), in);
+    mujoco_state::LoadData(d(), in);
+    in(rng_, tasks_, rand_vec_, pseudorandom_, sample_on_reset_,
+       partially_observable_, task_index_, obs_low_, obs_high_, init_tcp_,
+       obj_init_pos_, target_pos_, curr_path_length_, obs_, prev_obs_, info_,
+       camera_ready_, camera_);
   }
 
   void WriteObs(const Row& row) override {
@@ -845,7 +871,8 @@ class SawyerEnv : public Env {
   std::vector<double> objects_;
   std::string mujoco_lib_;
   int render_width_ = 0, render_height_ = 0, camera_id_ = -1;
-  mjvCamera camera_{};  // render()'s, set up with the renderer
+  bool camera_ready_ = false;  // camera_ set up (at the first frame)
+  mjvCamera camera_{};         // render()'s
   std::unique_ptr<mujoco::Renderer> renderer_;
 };
 

@@ -129,6 +129,9 @@ class SoccerEnv : public SweepCagingEnv {
     return Norm(diff, 2);
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SweepCagingEnv, max_push_dist_)
+
   int ball_, goal_whole_, obj_geom_, goal_site_;
   double max_push_dist_ = 0;
 };

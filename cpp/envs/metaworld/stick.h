@@ -328,6 +328,10 @@ class StickEnv : public SawyerEnv {
     return Norm(diff, 2);
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, stick_init_pos_, stick_height_,
+                           height_target_, max_place_dist_, max_push_dist_)
+
   int stick_, object_, obj_geom_, insertion_, stick_end_, goal_site_;
   Vec3 stick_init_pos_{};
   double stick_height_ = 0, height_target_ = 0, max_place_dist_ = 0,

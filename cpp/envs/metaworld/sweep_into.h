@@ -124,6 +124,9 @@ class SweepIntoEnv : public SweepCagingEnv {
     return Norm(diff, 2);
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SweepCagingEnv, max_push_dist_)
+
   int obj_, obj_geom_, goal_site_;
   double max_push_dist_ = 0;
 };

@@ -111,6 +111,9 @@ class WindowBaseEnv : public SawyerEnv {
     return reward;
   }
 
+  // get_state / set_state: what reset_model sets, after the base's.
+  ENVPOOL_LITE_STATE_AFTER(SawyerEnv, handle_pos_init_)
+
   bool open_;
   int window_, goal_site_, handle_site_, slide_qpos_adr_;
   Vec3 handle_pos_init_{};

@@ -29,6 +29,7 @@
 
 #include "core/env.h"
 #include "refkit/mujoco/api.h"
+#include "refkit/mujoco/state.h"
 #include "refkit/numpy/blas.h"
 #include "refkit/numpy/loops.h"
 #include "refkit/numpy/random.h"
@@ -208,6 +209,20 @@ class MujocoEnv : public Env {
   }
 
   void Seed(uint64_t seed) override { rng_.Seed(seed); }
+
+  // get_state / set_state: the model (Adroit moves its targets in it), the
+  // whole data, the generator, the info of the last step and the reset
+  // state reported. A task adds its own fields (ENVPOOL_LITE_STATE_AFTER).
+  void SaveState(StateWriter& out) const override {
+    mujoco_state::SaveModel(model_.get(), out);
+    mujoco_state::SaveData(data_.get(), out);
+    out(rng_, info_, reset_qpos_, reset_qvel_);
+  }
+  void LoadState(StateReader& in) override {
+    mujoco_state::LoadModel(model_.get(), in);
+    mujoco_state::LoadData(data_.get(), in);
+    in(rng_, info_, reset_qpos_, reset_qvel_);
+  }
 
   // What gymnasium's render() draws from: mjv_updateScene reads the
   // kinematics the last step left in the data (not recomputed from qpos; an
