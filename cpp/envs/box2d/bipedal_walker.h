@@ -16,6 +16,13 @@
 //   and the torque cost are float32 products, and the reward becomes a float32
 //   at its first `reward -= ...` (a Python float meeting an np.float32).
 // - Every np_random draw, in order: terrain, clouds, the hull's push.
+//
+// get_state / set_state by replay (replay.h): the generator's state at the
+// episode's start, the world's node pool then (the world outlives episodes,
+// see above) and the actions since; LoadState empties the world, puts that
+// pool back, resets and steps the actions again, so loading costs as much
+// as the episode so far (up to 1600 steps, 2000 hardcore). Render()'s lidar
+// counter is saved as it is.
 #pragma once
 
 #include <Box2D/Box2D.h>
@@ -29,6 +36,7 @@
 
 #include "core/env.h"
 #include "envs/box2d/envpool_alignment_state.h"
+#include "envs/box2d/replay.h"
 #include "refkit/numpy/random.h"
 #include "refkit/pygame/draw.h"
 
@@ -132,6 +140,8 @@ class BipedalWalkerEnv : public Env {
   // self.step(np.array([0, 0, 0, 0])) for the first observation.
   void Reset() override {
     Destroy();
+    world_history_ = box2d_replay::WorldHistory::Take(*world_);
+    log_.Begin(rng_);
     world_->SetContactListener(&contacts_);
     game_over_ = false;
     has_prev_shaping_ = false;
@@ -150,6 +160,7 @@ class BipedalWalkerEnv : public Env {
   StepResult Step(const void* action) override {
     using namespace bipedal_walker;
     const float* a = static_cast<const float*>(action);
+    log_.Add(action, kActionBytes);
     SetMotors(a);
     const double shaping = Advance();
     // reward = 0 or shaping - self.prev_shaping (float64); then
@@ -182,6 +193,27 @@ class BipedalWalkerEnv : public Env {
   }
 
   void Render(uint8_t* rgb) override;
+
+  void SaveState(StateWriter& out) const override {
+    out(log_, world_history_, lidar_render_);
+  }
+
+  // The episode again: the world emptied and given back its node pool, the
+  // reset with the episode's first generator state, then its actions.
+  void LoadState(StateReader& in) override {
+    box2d_replay::EpisodeLog log;
+    box2d_replay::WorldHistory history;
+    int lidar_render = 0;
+    in(log, history, lidar_render);
+    Destroy();
+    history.Restore(*world_);
+    rng_ = log.start_rng;
+    Reset();
+    for (std::size_t i = 0; i < log.Steps(kActionBytes); ++i) {
+      Step(log.Action(i, kActionBytes));
+    }
+    lidar_render_ = lidar_render;
+  }
 
   // EnvPool's state (envpool_alignment_state.h), its layout: self.terrain's
   // edges (path2) and polygons then the four legs (path4), the hull (path5), in
@@ -307,6 +339,8 @@ class BipedalWalkerEnv : public Env {
     Color color1;
     Color color2;
   };
+
+  static constexpr std::size_t kActionBytes = 4 * sizeof(float);
 
   static float Clip01(float v) { return std::min(std::max(v, 0.0f), 1.0f); }
 
@@ -667,6 +701,10 @@ class BipedalWalkerEnv : public Env {
   double initial_force_ = 0.0;  // the reset's (x), for Debug()
   int lidar_render_ = 0;
   float obs_[24] = {};
+
+  // For get_state (replay.h): the episode so far, the world before it.
+  box2d_replay::EpisodeLog log_;
+  box2d_replay::WorldHistory world_history_;
 };
 
 // render() in rgb_array mode: gymnasium draws on a surface

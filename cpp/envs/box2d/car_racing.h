@@ -25,6 +25,13 @@
 // line is laid out here as SDL_ttf's TTF_Size_Internal / Render_Line do it
 // (pens in 1/64 pixels, each glyph at FT_FLOOR(pen), coverages OR-ed into an
 // 8-bit line), see RewardFont below.
+//
+// get_state / set_state by replay (replay.h): the generator's state at the
+// episode's start, the world's node pool then (the world outlives episodes,
+// see above) and the actions since; LoadState empties the world, puts that
+// pool back, resets and steps the actions again (drawing only the last
+// observation), so loading costs as much as the episode so far (up to 1000
+// steps). Render() changes nothing.
 #pragma once
 
 #include <Box2D/Box2D.h>
@@ -42,6 +49,7 @@
 #include "core/env.h"
 #include "envs/box2d/car_dynamics.h"
 #include "envs/box2d/envpool_alignment_state.h"
+#include "envs/box2d/replay.h"
 #include "refkit/numpy/random.h"
 #include "refkit/pygame/draw.h"
 #include "refkit/pygame/math.h"
@@ -256,6 +264,8 @@ class CarRacingEnv : public Env {
   // CarRacing.reset().
   void Reset() override {
     DestroyTrackAndCar();
+    world_history_ = box2d_replay::WorldHistory::Take(world_);
+    log_.Begin(rng_);
     reward_ = 0.0;
     prev_reward_ = 0.0;
     tile_visited_count_ = 0;
@@ -278,6 +288,7 @@ class CarRacingEnv : public Env {
 
   // CarRacing.step(action).
   StepResult Step(const void* action) override {
+    log_.Add(action, ActionBytes());
     if (continuous_) {
       // action.astype(np.float64); steer(-action[0]), gas(action[1]),
       // brake(action[2]).
@@ -336,6 +347,33 @@ class CarRacingEnv : public Env {
     }
     DrawFrame(/*draw_particles=*/true, video_);
     video_.CopyTo(rgb);
+  }
+
+  void SaveState(StateWriter& out) const override { out(log_, world_history_); }
+
+  // The episode again: the world emptied and given back its node pool, the
+  // reset with the episode's first generator state, then its actions.
+  void LoadState(StateReader& in) override {
+    box2d_replay::EpisodeLog log;
+    box2d_replay::WorldHistory history;
+    in(log, history);
+    DestroyTrackAndCar();
+    history.Restore(world_);
+    rng_ = log.start_rng;
+    // Only the last step's observation is drawn (it shows the state of its
+    // Advance(), before the step's reward: as the step drew it).
+    const std::size_t steps = log.Steps(ActionBytes());
+    replaying_ = steps > 0;
+    try {
+      Reset();
+      for (std::size_t i = 0; i < steps; ++i) {
+        if (i + 1 == steps) replaying_ = false;
+        Step(log.Action(i, ActionBytes()));
+      }
+    } catch (...) {
+      replaying_ = false;
+      throw;
+    }
   }
 
   // EnvPool's state (envpool_alignment_state.h): the track (alpha, beta, x, y),
@@ -493,6 +531,10 @@ class CarRacingEnv : public Env {
     for (int c = 0; c < 3; ++c) grass_color_[c] = bg_color_[c];
     const int64_t idx = rng_.Integers(0, 3);
     grass_color_[idx] += 20;
+  }
+
+  std::size_t ActionBytes() const {
+    return continuous_ ? 3 * sizeof(float) : sizeof(int32_t);
   }
 
   // _destroy(): the tiles in road order, then the car (hull, then wheels).
@@ -723,7 +765,7 @@ class CarRacingEnv : public Env {
     car_.Step(1.0 / car_racing::kFps);
     world_.Step(static_cast<float>(1.0 / car_racing::kFps), 6 * 30, 2 * 30);
     t_ += 1.0 / car_racing::kFps;
-    DrawFrame(/*draw_particles=*/false, state_);
+    if (!replaying_) DrawFrame(/*draw_particles=*/false, state_);
   }
 
   // _render(mode) into `out` (state_pixels: 96x96, no skid marks;
@@ -936,6 +978,11 @@ class CarRacingEnv : public Env {
   Surface* window_ = nullptr;  // self.surf while DrawFrame draws
   Surface state_;              // the observation, STATE_W x STATE_H
   Surface video_;  // render()'s frame, VIDEO_W x VIDEO_H (on first use)
+
+  // For get_state (replay.h): the episode so far, the world before it.
+  box2d_replay::EpisodeLog log_;
+  box2d_replay::WorldHistory world_history_;
+  bool replaying_ = false;  // LoadState: Advance() skips the observation
 };
 
 }  // namespace envpool_lite

@@ -22,6 +22,13 @@
 // render_mode=None. The lander's physics does not depend on them (they are
 // in other Box2D islands; tests/test_box2d_lunar_lander.py checks the
 // trajectories are the same with and without).
+//
+// get_state / set_state by replay (replay.h): each reset makes a new
+// b2World, so an episode is decided by the generator's state at its reset
+// and the actions since, and by the particles' ageing at each Render()
+// (which destroys bodies): the steps taken before each such Render() are
+// logged too. LoadState resets and replays them all, so loading costs as
+// much as the episode so far (up to 1000 steps).
 #pragma once
 
 #include <Box2D/Box2D.h>
@@ -34,9 +41,11 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/env.h"
 #include "envs/box2d/envpool_alignment_state.h"
+#include "envs/box2d/replay.h"
 #include "refkit/numpy/random.h"
 #include "refkit/pygame/draw.h"
 
@@ -105,6 +114,8 @@ class LunarLanderEnv : public Env {
 
   // LunarLander.reset.
   void Reset() override {
+    log_.Begin(rng_);
+    render_steps_.clear();
     // _destroy() then a new b2World (gymnasium's fix of its issue 728): the
     // old world, its particles included, goes away whole.
     if (world_) world_->SetContactListener(nullptr);
@@ -264,6 +275,7 @@ class LunarLanderEnv : public Env {
   }
 
   StepResult Step(const void* action) override {
+    log_.Add(action, ActionBytes());
     if (continuous_) {
       const float* a = static_cast<const float*>(action);
       // np.clip(action, -1, +1).astype(np.float64): clipped in float32.
@@ -321,8 +333,7 @@ class LunarLanderEnv : public Env {
       return;
     }
 
-    for (Particle& p : particles_) p.ttl -= 0.15;
-    CleanParticles(false);
+    AgeParticles();
 
     for (const SkyPoly& poly : sky_polys_) {
       pd::Point scaled[4];
@@ -390,6 +401,30 @@ class LunarLanderEnv : public Env {
 
     pd::FlipVertical(surf_);
     surf_.CopyTo(rgb);
+  }
+
+  void SaveState(StateWriter& out) const override {
+    out(log_, render_steps_, particles_enabled_);
+  }
+
+  // The episode again: the reset with its first generator state, then its
+  // actions, with the particles aged where Render() aged them.
+  void LoadState(StateReader& in) override {
+    box2d_replay::EpisodeLog log;
+    std::vector<int64_t> render_steps;
+    in(log, render_steps, particles_enabled_);
+    rng_ = log.start_rng;
+    Reset();
+    const std::size_t steps = log.Steps(ActionBytes());
+    std::size_t r = 0;
+    for (std::size_t i = 0; i <= steps; ++i) {
+      for (; r < render_steps.size() &&
+             render_steps[r] == static_cast<int64_t>(i);
+           ++r) {
+        AgeParticles();
+      }
+      if (i < steps) Step(log.Action(i, ActionBytes()));
+    }
   }
 
  protected:
@@ -489,6 +524,19 @@ class LunarLanderEnv : public Env {
     particles_.push_back({p, ttl});
     CleanParticles(false);
     return p;
+  }
+
+  std::size_t ActionBytes() const {
+    return continuous_ ? 2 * sizeof(float) : sizeof(int32_t);
+  }
+
+  // render()'s particle ageing (ttl -= 0.15, then the dead ones go), logged
+  // for get_state when there is any particle to age.
+  void AgeParticles() {
+    if (particles_.empty()) return;
+    render_steps_.push_back(static_cast<int64_t>(log_.Steps(ActionBytes())));
+    for (Particle& p : particles_) p.ttl -= 0.15;
+    CleanParticles(false);
   }
 
   // _clean_particles(all): destroys from the oldest while ttl < 0.
@@ -665,6 +713,11 @@ class LunarLanderEnv : public Env {
   bool particles_enabled_ = false;  // a render_mode (EnableRendering)
   std::deque<Particle> particles_;
   pygame_draw::Surface surf_;
+
+  // For get_state (replay.h): the episode so far, and the number of its
+  // steps before each Render() that aged particles.
+  box2d_replay::EpisodeLog log_;
+  std::vector<int64_t> render_steps_;
 };
 
 // The Continuous ids: continuous must stay true.

@@ -5,6 +5,10 @@
 // change to one env recompiles only it.
 #include "core/registry.h"
 
+// replay.h's WorldHistory, defined here once (see there why).
+#define ENVPOOL_LITE_BOX2D_REPLAY_DEFINITIONS
+#include "envs/box2d/replay.h"
+
 namespace envpool_lite {
 
 void RegisterLunarLander(Registry& registry);    // lunar_lander.cc

@@ -64,6 +64,55 @@ inline void WriteObsArray(const ObsArray& a, void* dst, std::size_t offset) {
   }
 }
 
+// get_state / set_state, by replay, for HighwayPoolEnv and
+// HighwayMultiAgentPoolEnv. A scene is a graph of shared, polymorphic
+// objects: the road holds its network of lanes and its vehicles; a vehicle
+// points at the road, at its lanes and its route's, a behaviour at the
+// vehicles around it; the observation and action types point at the env and
+// its vehicles. Saving it directly would mean writing every kind of lane,
+// vehicle, controller and observation, with indices for each pointer.
+// Replaying is exact and much simpler: a scene is made of np_random's
+// draws from the episode's start (AbstractEnv::BeginEpisode) and the
+// actions since, and nothing else outlives an episode (the scene, the
+// observation and action types are made anew at each reset; render()'s
+// viewer draws every frame whole). So an env saves np_random's state at
+// its episode's start and the actions since, and LoadState resets with
+// that state and steps the actions again: loading costs as much as the
+// episode so far (highway-env's episodes are some 40 steps).
+namespace replay_detail {
+
+// The bytes of one action as the pool hands it over: the action space's
+// first array, or (`stacked`, the multi-agent pool's) every agent's.
+inline std::size_t ActionBytes(const ActionType& type, bool stacked) {
+  const std::vector<ArraySpec> specs = type.Space();
+  std::size_t bytes = specs.at(0).NumBytes();
+  if (stacked && dynamic_cast<const MultiAgentAction*>(&type) != nullptr) {
+    bytes = 0;
+    for (const ArraySpec& spec : specs) bytes += spec.NumBytes();
+  }
+  return bytes;
+}
+
+// LoadState's part: `task` reset as the saved episode began, then its
+// actions stepped again, through the pool env's Reset and Step.
+template <typename PoolEnv, typename Task>
+void Replay(StateReader& in, Task& task, std::size_t action_bytes,
+            PoolEnv& env) {
+  NumpyRandom start{0};
+  std::string actions;
+  in(start, actions);
+  if (actions.size() % action_bytes != 0) {
+    throw StateError("highway: the actions do not fit this env's");
+  }
+  task.replay_start = start;
+  env.Reset();
+  for (std::size_t i = 0; i < actions.size(); i += action_bytes) {
+    env.Step(actions.data() + i);
+  }
+}
+
+}  // namespace replay_detail
+
 // A task as an envpool_lite Env. Task derives from AbstractEnv and has
 // `static Config DefaultConfig()` (AbstractDefaults() plus its keys) and
 // `static std::vector<std::string> RewardNames()` (its _rewards' keys, in
@@ -113,6 +162,7 @@ class HighwayPoolEnv : public Env {
       : config_(config), task_(config_) {
     task_.np_random.Seed(seed ^ 0x5eed5eedULL);
     task_.Reset();
+    action_bytes_ = replay_detail::ActionBytes(*task_.action_type, false);
     task_.np_random.Seed(seed);
   }
 
@@ -120,11 +170,13 @@ class HighwayPoolEnv : public Env {
 
   void Reset() override {
     task_.Reset();
+    actions_.clear();
     rewards_ = task_.Rewards(nullptr);
     extra_ = task_.ExtraInfo();
   }
 
   StepResult Step(const void* action) override {
+    actions_.append(static_cast<const char*>(action), action_bytes_);
     auto out = task_.Step(action);
     rewards_ = task_.Rewards(action);
     extra_ = task_.ExtraInfo();
@@ -136,6 +188,14 @@ class HighwayPoolEnv : public Env {
   }
 
   void Render(uint8_t* rgb) override { task_.Render(rgb); }
+
+  // By replay (replay_detail above): the episode's start, its actions.
+  void SaveState(StateWriter& out) const override {
+    out(task_.episode_start, actions_);
+  }
+  void LoadState(StateReader& in) override {
+    replay_detail::Replay(in, task_, action_bytes_, *this);
+  }
 
   void WriteObs(const Row& row) override {
     for (std::size_t k = 0; k < task_.obs.size(); ++k) {
@@ -163,6 +223,8 @@ class HighwayPoolEnv : public Env {
   std::vector<std::pair<std::string, double>> rewards_;
   std::vector<double> extra_;
   const std::vector<ArraySpec> extra_specs_ = Task::ExtraInfoSpecs();
+  std::size_t action_bytes_ = 0;
+  std::string actions_;  // the episode's actions, action_bytes_ each
 };
 
 }  // namespace envpool_lite::highway

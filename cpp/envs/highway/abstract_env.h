@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -165,6 +166,7 @@ class AbstractEnv {
   // tests/hw_alignment.py.
   void Reset() {
     DefineSpaces();
+    BeginEpisode();
     time = 0;
     steps = 0;
     done = false;
@@ -176,6 +178,23 @@ class AbstractEnv {
     DefineSpaces();
     obs = observation_type->Observe();
   }
+
+  // For get_state's replay (abstract.h): np_random as the new scene's first
+  // draw finds it, taken after reset()'s first define_spaces(), which
+  // observes the previous episode's scene (lane-keeping's
+  // AttributesObservation draws its noise there). A replayed reset
+  // (replay_start set) puts the saved one back at that point, so that what
+  // an env observed before (another pool's env: another scene) cannot
+  // change the replay, however many numbers that observation draws.
+  void BeginEpisode() {
+    if (replay_start.has_value()) {
+      np_random = *replay_start;
+      replay_start.reset();
+    }
+    episode_start = np_random;
+  }
+  NumpyRandom episode_start{0};
+  std::optional<NumpyRandom> replay_start;
 
   // step(action): the observation is taken before the reward, as there
   // (parking's reward reads it).

@@ -68,6 +68,7 @@ class LaneKeepingEnv : public AbstractEnv {
   // first define_spaces() observes a reference state of zeros.
   void Reset() {
     DefineSpaces();
+    BeginEpisode();
     time = 0;
     steps = 0;
     done = false;

@@ -141,6 +141,7 @@ class HighwayMultiAgentPoolEnv : public Env {
       : config_(config), task_(config_) {
     task_.np_random.Seed(seed ^ 0x5eed5eedULL);
     task_.Reset();
+    action_bytes_ = replay_detail::ActionBytes(*task_.action_type, true);
     task_.np_random.Seed(seed);
   }
 
@@ -148,10 +149,12 @@ class HighwayMultiAgentPoolEnv : public Env {
 
   void Reset() override {
     task_.Reset();
+    actions_.clear();
     task_.ComputeInfo(nullptr);
   }
 
   StepResult Step(const void* action) override {
+    actions_.append(static_cast<const char*>(action), action_bytes_);
     auto out = task_.Step(action);
     StepResult result;
     result.reward = out.reward;
@@ -161,6 +164,14 @@ class HighwayMultiAgentPoolEnv : public Env {
   }
 
   void Render(uint8_t* rgb) override { task_.Render(rgb); }
+
+  // By replay, as HighwayPoolEnv's (abstract.h, replay_detail).
+  void SaveState(StateWriter& out) const override {
+    out(task_.episode_start, actions_);
+  }
+  void LoadState(StateReader& in) override {
+    replay_detail::Replay(in, task_, action_bytes_, *this);
+  }
 
   void WriteObs(const Row& row) override {
     const Observation& obs = task_.obs;
@@ -194,6 +205,8 @@ class HighwayMultiAgentPoolEnv : public Env {
  private:
   Config config_;  // the task keeps a reference to it
   Task task_;
+  std::size_t action_bytes_ = 0;
+  std::string actions_;  // the episode's actions, action_bytes_ each
 };
 
 }  // namespace envpool_lite::highway
