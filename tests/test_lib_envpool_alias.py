@@ -529,3 +529,29 @@ def test_multi_player_envpool_format():
         """,
     )
     assert out.strip() == "ok", out
+
+
+def test_envpool_module_saves_and_restores_envs():
+    # get_state / set_state are envpool_lite's (EnvPool has none): the
+    # envpool module's pools have them on every env type.
+    out = run_with(
+        (),
+        """
+        import envpool, numpy as np
+        for t in ("gymnasium", "gym", "dm"):
+            env = envpool.make("CartPole-v1", env_type=t, num_envs=2, seed=1)
+            env.reset()
+            env.step(np.array([0, 1]))
+            states = env.get_state()
+            first = env.step(np.array([1, 1]))
+            first = first.observation if t == "dm" else first[0]
+            first = np.copy(first)
+            env.set_state(None, states)
+            env.recv()
+            again = env.step(np.array([1, 1]))
+            again = again.observation if t == "dm" else again[0]
+            assert (np.asarray(again) == first).all(), t
+        print("ok")
+        """,
+    )
+    assert out.strip() == "ok", out
