@@ -791,6 +791,7 @@ def rollout_with_kills(kill_at, steps=60, num_workers=2, checkpoint_every=5, tas
     """Sync mode, fixed random actions; worker 1's process killed (SIGKILL)
     before each step in kill_at. Returns every field of every step, and the
     pids killed."""
+    rings = ring_files()
     env = envpool_lite.make(task, num_envs=6, seed=7, num_workers=num_workers, checkpoint_every=checkpoint_every, **options)
     rng = np.random.default_rng(0)
     killed = []
@@ -807,6 +808,7 @@ def rollout_with_kills(kill_at, steps=60, num_workers=2, checkpoint_every=5, tas
         pids = [w["pid"] for w in env.workers]
         env.close()
     assert gone(pids)
+    assert ring_files() == rings  # no shared-memory ring left behind
     return out, killed, workers
 
 

@@ -38,6 +38,7 @@
 #include "ale/games/Roms.hpp"
 #include "core/env.h"
 #include "refkit/cv2/image.h"
+#include "refkit/private_member.h"
 
 namespace envpool_lite {
 
@@ -307,25 +308,11 @@ inline PaletteLookupFn PaletteLookup() {
 
 // ALE keeps the action that a sticky action repeats (and its paddle
 // strength) in private members of StellaEnvironment, outside the ALEState
-// that cloneState() returns. An explicit instantiation may name private
-// members (C++17 [temp.explicit]/14): PrivateMember<Tag, &Class::member>
-// defines MemberOf(Tag), which hands out the pointer to that member.
-template <typename Tag, typename Tag::Type kMember>
-struct PrivateMember {
-  friend typename Tag::Type MemberOf(Tag) { return kMember; }
-};
-struct StickyAction {
-  using Type = ale::Action ale::StellaEnvironment::*;
-  friend Type MemberOf(StickyAction);
-};
-struct StickyStrength {
-  using Type = float ale::StellaEnvironment::*;
-  friend Type MemberOf(StickyStrength);
-};
-template struct PrivateMember<StickyAction,
-                              &ale::StellaEnvironment::m_player_a_action>;
-template struct PrivateMember<StickyStrength,
-                              &ale::StellaEnvironment::m_paddle_a_strength>;
+// that cloneState() returns (refkit/private_member.h).
+ENVPOOL_LITE_PRIVATE_MEMBER(StickyAction, ale::StellaEnvironment, ale::Action,
+                            m_player_a_action)
+ENVPOOL_LITE_PRIVATE_MEMBER(StickyStrength, ale::StellaEnvironment, float,
+                            m_paddle_a_strength)
 
 inline std::string JoinInts(const std::vector<int64_t>& values) {
   std::string s;

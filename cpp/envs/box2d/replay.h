@@ -81,32 +81,19 @@ struct WorldHistory {
 #ifdef ENVPOOL_LITE_BOX2D_REPLAY_DEFINITIONS
 
 #include "core/env_state.h"
+#include "refkit/private_member.h"
 
 namespace envpool_lite::box2d_replay {
 namespace access {
 
-// Expose<Tag, &Class::m_private> defines MemberOf(Tag), which returns that
-// pointer to member (found by argument-dependent lookup on Tag).
-template <typename Tag, typename Tag::type M>
-struct Expose {
-  friend typename Tag::type MemberOf(Tag) { return M; }
-};
-
-#define ENVPOOL_LITE_BOX2D_EXPOSE(Name, Class, Type, member) \
-  struct Name {                                              \
-    using type = Type Class::*;                              \
-    friend type MemberOf(Name);                              \
-  };                                                         \
-  template struct Expose<Name, &Class::member>;
-
-ENVPOOL_LITE_BOX2D_EXPOSE(InvDt0, b2World, float32, m_inv_dt0)
-ENVPOOL_LITE_BOX2D_EXPOSE(Tree, b2BroadPhase, b2DynamicTree, m_tree)
-ENVPOOL_LITE_BOX2D_EXPOSE(Root, b2DynamicTree, int32, m_root)
-ENVPOOL_LITE_BOX2D_EXPOSE(Nodes, b2DynamicTree, b2TreeNode*, m_nodes)
-ENVPOOL_LITE_BOX2D_EXPOSE(NodeCount, b2DynamicTree, int32, m_nodeCount)
-ENVPOOL_LITE_BOX2D_EXPOSE(NodeCapacity, b2DynamicTree, int32, m_nodeCapacity)
-ENVPOOL_LITE_BOX2D_EXPOSE(FreeList, b2DynamicTree, int32, m_freeList)
-#undef ENVPOOL_LITE_BOX2D_EXPOSE
+// Box2D's private members (refkit/private_member.h).
+ENVPOOL_LITE_PRIVATE_MEMBER(InvDt0, b2World, float32, m_inv_dt0)
+ENVPOOL_LITE_PRIVATE_MEMBER(Tree, b2BroadPhase, b2DynamicTree, m_tree)
+ENVPOOL_LITE_PRIVATE_MEMBER(Root, b2DynamicTree, int32, m_root)
+ENVPOOL_LITE_PRIVATE_MEMBER(Nodes, b2DynamicTree, b2TreeNode*, m_nodes)
+ENVPOOL_LITE_PRIVATE_MEMBER(NodeCount, b2DynamicTree, int32, m_nodeCount)
+ENVPOOL_LITE_PRIVATE_MEMBER(NodeCapacity, b2DynamicTree, int32, m_nodeCapacity)
+ENVPOOL_LITE_PRIVATE_MEMBER(FreeList, b2DynamicTree, int32, m_freeList)
 
 inline b2DynamicTree& TreeOf(const b2World& world) {
   // GetContactManager() is const only to keep users from editing it.
