@@ -870,9 +870,19 @@ def test_checkpoint_every_async_each_env_loses_nothing(cluster):
         traj: dict = {i: [] for i in range(8)}
         try:
             env.async_reset()
-            for r in range(150):
+            victims = list(env.workers[1]["env_ids"]) if num_workers else []
+            at_kill: dict = {}
+            deadline = time.monotonic() + 60
+            r = 0
+            # 150 batches, and with a kill until each of the lost worker's
+            # envs has stepped 5 times after it (the other worker's envs
+            # may fill many batches before the loss is seen).
+            while r < 150 or (at_kill and not all(len(traj[i]) > at_kill[i] + 5 for i in victims)):
+                assert time.monotonic() < deadline, "the lost envs did not step again"
                 if r == kill_at:
+                    at_kill = {i: len(traj[i]) for i in victims}
                     os.kill(env.workers[1]["pid"], signal.SIGKILL)
+                r += 1
                 obs, rew, term, trunc, info = env.recv()
                 ids = info["env_id"]
                 for j, i in enumerate(ids):

@@ -169,12 +169,26 @@ def reference(steps: int) -> dict[int, list]:
 
 
 def make_pool(**options):
-    env = envpool_lite.make(TASK, num_envs=NUM_ENVS, batch_size=BATCH, seed=3, num_workers=2, worker_timeout=TIMEOUT_S, **options)
-    hosts = {w["node_ip"] for w in env.workers}
-    assert hosts == set(HOST_IP.values()), env.workers  # one worker on each worker host, none on the head
-    # The hosts share this machine's /dev/shm, but a worker on another node
-    # than the driver's sends its batches over the network.
-    assert all(w["transport"] == "ray" for w in env.workers), env.workers
+    """A pool with one worker on each worker host (none on the head). Ray
+    may place both on one host while a host that a fault touched is still
+    settling back into the cluster: then the pool is closed and made again,
+    for up to 30 s."""
+    deadline = time.monotonic() + 30
+    while True:
+        env = envpool_lite.make(TASK, num_envs=NUM_ENVS, batch_size=BATCH, seed=3, num_workers=2, worker_timeout=TIMEOUT_S, **options)
+        hosts = {w["node_ip"] for w in env.workers}
+        if hosts == set(HOST_IP.values()) or time.monotonic() > deadline:
+            break
+        env.close()
+        time.sleep(1.0)
+    try:
+        assert hosts == set(HOST_IP.values()), env.workers
+        # The hosts share this machine's /dev/shm, but a worker on another
+        # node than the driver's sends its batches over the network.
+        assert all(w["transport"] == "ray" for w in env.workers), env.workers
+    except AssertionError:
+        env.close()
+        raise
     return env
 
 

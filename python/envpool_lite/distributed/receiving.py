@@ -89,10 +89,16 @@ class Receiving:
         # Each pass takes what every worker has ready, Ray's replies first
         # (they took longer to come), so that no worker starves another.
         if pending:
-            ready_refs, _ = ray.wait(list(pending), num_returns=1, timeout=0.0 if channels else wait_s)
-            if ready_refs:
+            # Every worker whose reply is ready, not just the first: one that
+            # always answers first (an async pool's other workers) must not
+            # keep a failed one's reply, and its recovery, waiting.
+            refs = list(pending)
+            ready_refs, _ = ray.wait(refs, num_returns=len(refs), timeout=0.0)
+            if not ready_refs and not channels:
+                ready_refs, _ = ray.wait(refs, num_returns=1, timeout=wait_s)
+            for ref in ready_refs:
                 progressed = True
-                w = pending[ready_refs[0]]
+                w = pending[ref]
                 self._restarted(w) if w.probe is not None else self._harvest(w)
         if channels:
             ready = [w for w in channels if w.channel is not None and w.channel.wire.pending]
