@@ -325,12 +325,9 @@ class EnvPool {
   void SetState(const int32_t* env_ids, int n,
                 const std::vector<std::string_view>& states) {
     Entry entry(*this, "set_state");
-    if (static_cast<int>(states.size()) != n) {
-      state_blob::OpenStates(stamp_, env_ids, n, states);  // its message
-    }
-    CheckIds(env_ids, n);
     const std::vector<std::string_view> payloads =
         state_blob::OpenStates(stamp_, env_ids, n, states);
+    CheckIds(env_ids, n);
     for (int i = 0; i < n; ++i) {
       EnvState& s = envs_[env_ids[i]];
       StateReader r(payloads[i].data(), payloads[i].size());
