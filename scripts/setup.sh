@@ -80,6 +80,8 @@ if [ "$version" != 3.11 ]; then
   # Meta-World's models: metaworld without its dependencies (it pins the
   # MuJoCo its family brings itself; python/envpool_lite/families/metaworld.py).
   $venv/bin/python -m pip install -q --no-deps "$(grep -o 'metaworld==[0-9.]*' pyproject.toml | head -1)"
+  # MyoSuite's models, the same way (python/envpool_lite/families/myosuite.py).
+  $venv/bin/python -m pip install -q --no-deps "$(grep -o 'myosuite==[0-9.]*' pyproject.toml | head -1)"
   exit 0
 fi
 . scripts/compiler_cache.sh
@@ -110,3 +112,5 @@ $venv/bin/python -m pip install -q --no-build-isolation -e ".[all,test,bench,tra
 # Meta-World's models: metaworld without its dependencies (it pins the
 # MuJoCo its family brings itself; python/envpool_lite/families/metaworld.py).
 $venv/bin/python -m pip install -q --no-deps "$(grep -o 'metaworld==[0-9.]*' pyproject.toml | head -1)"
+# MyoSuite's models, the same way (python/envpool_lite/families/myosuite.py).
+$venv/bin/python -m pip install -q --no-deps "$(grep -o 'myosuite==[0-9.]*' pyproject.toml | head -1)"

@@ -25,8 +25,9 @@ include(${CMAKE_CURRENT_LIST_DIR}/fetch_wheel.cmake)
 function(envpool_lite_mujoco_version version target)
   envpool_lite_fetch_wheel("MuJoCo ${version}" "mujoco==${version}" _dir
     PIP_ARGS --python-version 311 --implementation cp --abi cp311
-             --platform manylinux2014_x86_64
-    PATTERNS "mujoco/include/*" "mujoco/libmujoco.so.${version}")
+             --platform manylinux_2_28_x86_64
+    PATTERNS "mujoco/include/*" "mujoco/libmujoco.so.${version}"
+             "mujoco/plugin/*")
   if(NOT _dir)
     message(WARNING "MuJoCo ${version}: ${_dir_ERROR}")
     return()
@@ -51,6 +52,16 @@ function(envpool_lite_mujoco_version version target)
     ENVPOOL_LITE_MUJOCO_VERSION="${version}")
   install(FILES "${_library}" DESTINATION envpool_lite/_mujoco
           COMPONENT python)
+  # The mesh decoders, where the release has them as plugins (3.6 reads STL
+  # and OBJ files only through libstl_decoder.so and libobj_decoder.so):
+  # refkit/mujoco/api.h loads envpool_lite/_mujoco/plugins-<version>/ with
+  # the library.
+  file(GLOB _decoders "${_dir}/mujoco/plugin/*decoder*.so")
+  if(_decoders)
+    install(FILES ${_decoders}
+            DESTINATION envpool_lite/_mujoco/plugins-${version}
+            COMPONENT python)
+  endif()
   set(${target}_LIBRARY "${_library}" PARENT_SCOPE)
   message(STATUS "MuJoCo ${version}: headers and library from its wheel")
 endfunction()

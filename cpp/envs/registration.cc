@@ -18,6 +18,7 @@ void RegisterHighway(Registry& registry);
 void RegisterMetaworld(Registry& registry);
 void RegisterMinigrid(Registry& registry);
 void RegisterMujoco(Registry& registry);
+void RegisterMyosuite(Registry& registry);
 void RegisterPgx(Registry& registry);
 void RegisterProcgen(Registry& registry);
 void RegisterTesting(Registry& registry);
@@ -43,6 +44,10 @@ void RegisterAllEnvs(Registry& registry) {
 #ifdef ENVPOOL_LITE_METAWORLD
   // In libenvpool_lite_metaworld.so, on its own MuJoCo (CMakeLists.txt).
   registry.AddFamily("metaworld", RegisterMetaworld);
+#endif
+#ifdef ENVPOOL_LITE_MYOSUITE
+  // In libenvpool_lite_myosuite.so, on its own MuJoCo (CMakeLists.txt).
+  registry.AddFamily("myosuite", RegisterMyosuite);
 #endif
 #ifdef ENVPOOL_LITE_BOX2D
   registry.AddFamily("box2d", RegisterBox2d);

@@ -30,7 +30,9 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
         EnvPoolBase.__init__(self, spec, render_mode)
         # A nested dict observation's top-level keys ("a/b" keys: spec.nest_keys).
         self._obs_names = tuple(nest_keys((k, None) for k in spec.obs_keys)) or (spec.obs_name,)
-        self._observation_type = state_type((*self._obs_names, "env_id", "elapsed_step", *self._info_names, "players"))
+        # Info fields "a/b" are key b of a dict field a.
+        info_fields = tuple(nest_keys((k, None) for k in self._info_names))
+        self._observation_type = state_type((*self._obs_names, "env_id", "elapsed_step", *info_fields, "players"))
         self._players_type = players_type()
         self.num_envs = spec.config["num_envs"]
 
@@ -55,7 +57,7 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
         step_type[raw[2] | raw[3]] = _LAST
         step_type[elapsed == 0] = _FIRST
         obs = tuple(raw[0].values()) if isinstance(raw[0], dict) else (raw[0],)
-        observation = self._observation_type(*obs, raw[5], elapsed, *raw[7 : 7 + self._num_info], self._players_type(raw[5]))
+        observation = self._observation_type(*obs, raw[5], elapsed, *self._info_fields(raw, 7).values(), self._players_type(raw[5]))
         return dm_env.TimeStep(step_type=step_type, reward=raw[1], discount=raw[4], observation=observation)
 
     def _format_traced(self, raw) -> dm_env.TimeStep:
@@ -63,5 +65,5 @@ class DmEnvPool(EnvPoolBase, dm_env.Environment):
 
         elapsed = raw[6]
         step_type = jnp.where(elapsed == 0, _FIRST, jnp.where(raw[2] | raw[3], _LAST, _MID)).astype(jnp.int32)
-        observation = self._observation_type(raw[0], raw[5], elapsed, *raw[7 : 7 + self._num_info], self._players_type(raw[5]))
+        observation = self._observation_type(raw[0], raw[5], elapsed, *self._info_fields(raw, 7).values(), self._players_type(raw[5]))
         return dm_env.TimeStep(step_type=step_type, reward=raw[1], discount=raw[4], observation=observation)

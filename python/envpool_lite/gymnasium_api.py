@@ -11,7 +11,17 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envpool_lite.pool import EnvPoolBase
-from envpool_lite.spec import EnvSpec
+from envpool_lite.spec import EnvSpec, nest_keys
+
+
+def _with_masks(fields: collections.abc.Mapping, mask: np.ndarray) -> dict:
+    """Each key with gymnasium's "_<key>" mask beside it, in nested dicts
+    too."""
+    out: dict[str, Any] = {}
+    for key, value in fields.items():
+        out[key] = _with_masks(value, mask) if isinstance(value, collections.abc.Mapping) else value
+        out[f"_{key}"] = mask
+    return out
 
 
 class Frames(np.ndarray):
@@ -166,10 +176,11 @@ class GymnasiumEnvPool(EnvPoolBase, gymnasium.vector.VectorEnv, gymnasium.Env): 
         final_info = {"env_id": np.where(done, raw[5], 0), "_env_id": done}
         final_info["elapsed_step"] = np.where(done, raw[f + 1], 0)
         final_info["_elapsed_step"] = done
+        fields = {}
         for i, name in enumerate(self._info_names):
             value = raw[f + 2 + i]
-            final_info[name] = np.where(done.reshape(-1, *([1] * (value.ndim - 1))), value, 0)
-            final_info[f"_{name}"] = done
+            fields[name] = np.where(done.reshape(-1, *([1] * (value.ndim - 1))), value, 0)
+        final_info.update(_with_masks(nest_keys(fields.items()) if self._nested_info else fields, done))
         info["final_obs"] = final_obs
         info["_final_obs"] = done
         info["final_info"] = final_info

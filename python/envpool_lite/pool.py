@@ -97,6 +97,9 @@ class EnvPoolBase:
         self._fields = self._pool.field_names
         self._info_names = [s["name"] for s in spec.info_specs]
         self._num_info = len(self._info_names)
+        # Info fields "a/b": key b of a dict at info key a (an env's
+        # obs_dict and rwd_dict), as dict observations nest.
+        self._nested_info = any("/" in n for n in self._info_names)
         # A dict observation: raw[0] (and raw[final]) become {key: array},
         # from the key's own fields (see _dict_obs).
         self._obs_keys = spec.obs_keys
@@ -318,10 +321,14 @@ class EnvPoolBase:
 
     def _info(self, raw) -> dict[str, Any]:
         info = {"env_id": raw[5], "elapsed_step": raw[6]}
-        for i, name in enumerate(self._info_names):
-            info[name] = raw[7 + i]
+        info.update(self._info_fields(raw, 7))
         info["players"] = {"env_id": raw[5]}  # EnvPool's per-player ids: one player per env
         return info
+
+    def _info_fields(self, raw, start: int) -> dict[str, Any]:
+        """The env's info fields from raw[start:], keys "a/b" nested."""
+        fields = zip(self._info_names, raw[start : start + self._num_info])
+        return nest_keys(fields) if self._nested_info else dict(fields)
 
     def _format(self, raw):
         raise NotImplementedError

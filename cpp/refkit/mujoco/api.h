@@ -6,6 +6,7 @@
 #pragma once
 
 #include <mujoco/mujoco.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
@@ -50,7 +51,19 @@ struct Api {
   decltype(&::mj_id2name) id2name = nullptr;
   decltype(&::mj_resetDataKeyframe) reset_data_keyframe = nullptr;
   decltype(&::mj_copyData) copy_data = nullptr;
+  decltype(&::mj_loadAllPluginLibraries) load_all_plugin_libraries = nullptr;
 };
+
+// The folder beside a library that holds its plugins, if it has one:
+// <dir>/plugins-<version> (a family's own MuJoCo in envpool_lite/_mujoco/,
+// whose mesh decoders are plugins: third_party/mujoco_version.cmake).
+inline std::string PluginDir(const std::string& library,
+                             const std::string& version) {
+  const std::size_t slash = library.rfind('/');
+  const std::string dir =
+      slash == std::string::npos ? "." : library.substr(0, slash);
+  return dir + "/plugins-" + version;
+}
 
 // Loads libmujoco from `path` once per process (later calls must name the
 // same file) and checks its version against the headers'.
@@ -95,11 +108,17 @@ inline const Api& LoadApi(const std::string& path) {
   so.Load(&a.id2name, "mj_id2name");
   so.Load(&a.reset_data_keyframe, "mj_resetDataKeyframe");
   so.Load(&a.copy_data, "mj_copyData");
+  so.Load(&a.load_all_plugin_libraries, "mj_loadAllPluginLibraries");
   if (a.version() != mjVERSION_HEADER) {
     throw std::invalid_argument(
         std::string("MuJoCo: ") + path + " is MuJoCo " + a.version_string() +
         ", envpool_lite was built for mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION +
         " (pip install mujoco==" + ENVPOOL_LITE_MUJOCO_VERSION + ")");
+  }
+  // Its plugins (mesh decoders), once, before any model is loaded.
+  const std::string plugins = PluginDir(path, ENVPOOL_LITE_MUJOCO_VERSION);
+  if (access(plugins.c_str(), R_OK) == 0) {
+    a.load_all_plugin_libraries(plugins.c_str(), nullptr);
   }
   api = a;
   loaded_path = path;

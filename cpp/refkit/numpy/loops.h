@@ -54,6 +54,7 @@ class NumpyMath {
       if (name == "arctan") arctan_ = loop;
       if (name == "arcsin") arcsin_ = loop;
       if (name == "tan") tan_ = loop;
+      if (name == "exp_float32") exp_f32_ = loop;
     }
   }
 
@@ -99,6 +100,18 @@ class NumpyMath {
   double Tan(double x) const {
     return Unary(tan_, x, [](double a) { return std::tan(a); });
   }
+  // np.exp of a float32 array: numpy's float32 loop (its own vectorised
+  // algorithm on CPUs with AVX2 or AVX-512, not libm's expf).
+  float ExpF32(float x) const {
+    if (exp_f32_.fn == nullptr) return std::exp(x);
+    float out = 0.0f;
+    char* args[2] = {reinterpret_cast<char*>(&x),
+                     reinterpret_cast<char*>(&out)};
+    const intptr_t dims[1] = {1};
+    const intptr_t steps[2] = {sizeof(float), sizeof(float)};
+    exp_f32_.fn(args, dims, steps, exp_f32_.data);
+    return out;
+  }
   double Arctan2(double y, double x) const {
     return Binary(arctan2_, y, x,
                   [](double a, double b) { return std::atan2(a, b); });
@@ -142,7 +155,7 @@ class NumpyMath {
   }
 
   Loop exp_, log_, log1p_, cos_, sin_, cosh_, tanh_, arccos_, arccosh_,
-      arcsinh_, arctanh_, arctan2_, power_, arctan_, arcsin_, tan_;
+      arcsinh_, arctanh_, arctan2_, power_, arctan_, arcsin_, tan_, exp_f32_;
 };
 
 // numpy's pairwise summation (np.sum / ndarray.sum over a contiguous array,

@@ -11,6 +11,9 @@ import functools
 import numpy as np
 
 NAMES = ("exp", "log", "log1p", "cos", "sin", "cosh", "tanh", "arccos", "arccosh", "arcsinh", "arctanh", "arctan2", "power", "arctan", "arcsin", "tan")
+# The float32 loops some references run (MyoSuite's muscle activation,
+# np.exp of a float32 action), passed as "<name>_float32".
+NAMES_FLOAT32 = ("exp",)
 
 
 class _UFunc(ctypes.Structure):
@@ -31,17 +34,18 @@ class _UFunc(ctypes.Structure):
     ]
 
 
-def loop(name: str) -> tuple[int, int]:
-    """(function address, data address) of np.<name>'s all-float64 loop."""
+def loop(name: str, dtype: type = np.float64) -> tuple[int, int]:
+    """(function address, data address) of np.<name>'s loop whose inputs
+    and outputs are all of `dtype` (float64 unless asked)."""
     ufunc = getattr(np, name)
     s = _UFunc.from_address(id(ufunc))
     if s.name.decode() != name or s.nargs != ufunc.nargs:
         raise RuntimeError(f"numpy {np.__version__}: unexpected layout of ufunc {name}")
-    double = np.dtype(np.float64).num
+    num = np.dtype(dtype).num
     for i in range(s.ntypes):
-        if all(ord(s.types[i * s.nargs + j]) == double for j in range(s.nargs)):
+        if all(ord(s.types[i * s.nargs + j]) == num for j in range(s.nargs)):
             return s.functions[i] or 0, (s.data[i] or 0) if s.data else 0
-    raise RuntimeError(f"numpy {np.__version__}: np.{name} has no float64 loop")
+    raise RuntimeError(f"numpy {np.__version__}: np.{name} has no {np.dtype(dtype).name} loop")
 
 
 @functools.cache
@@ -52,4 +56,8 @@ def all_loops() -> dict[str, list[float]]:
         fn, data = loop(name)
         assert fn < 2**53 and data < 2**53
         out[name] = [float(fn), float(data)]
+    for name in NAMES_FLOAT32:
+        fn, data = loop(name, np.float32)
+        assert fn < 2**53 and data < 2**53
+        out[f"{name}_float32"] = [float(fn), float(data)]
     return out

@@ -1,0 +1,112 @@
+"""The myosuite family (cpp/envs/myosuite/): myosuite 2.12.2's
+musculoskeletal tasks, bit-exact with myosuite on the MuJoCo it pins
+(3.6.0), while the other MuJoCo families run on the mujoco package's version
+in the same process.
+
+The C++ envs are built against MuJoCo 3.6.0's headers into a library of
+their own (libenvpool_lite_myosuite.so) and load MuJoCo 3.6.0's library,
+which the build fetched from the mujoco==3.6.0 wheel by name and put into
+this package (envpool_lite/_mujoco/). The models are read from the installed
+myosuite package, which is installed without its dependencies (``pip install
+--no-deps myosuite==2.12.2``): its own requirements, mujoco 3.6 and
+gymnasium below 1.3, would replace what the other families need, and none
+of its Python runs here."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from envpool_lite import _core
+from envpool_lite.families import Family, NetworkKind
+
+# The MuJoCo myosuite 2.12.2 pins, which the build fetches
+# (CMakeLists.txt: envpool_lite_mujoco_version(3.6.0 ...)).
+MUJOCO_VERSION = "3.6.0"
+MYOSUITE_VERSION = "2.12.2"
+INSTALL = f"pip install --no-deps myosuite=={MYOSUITE_VERSION}"
+
+
+def library_path(task_id: str) -> str:
+    """MuJoCo 3.6.0's library, inside this package (beside _core)."""
+    here = os.path.dirname(os.path.abspath(_core.__file__))
+    path = os.path.join(here, "_mujoco", f"libmujoco.so.{MUJOCO_VERSION}")
+    if not os.path.exists(path):
+        raise ImportError(f"{task_id}: this build of envpool_lite has no MuJoCo {MUJOCO_VERSION} ({path} is missing: the build could not fetch the mujoco=={MUJOCO_VERSION} wheel)")
+    return path
+
+
+def package_dir(task_id: str) -> str:
+    """The installed myosuite package's folder, found without importing it."""
+    spec = importlib.util.find_spec("myosuite")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(
+            f"{task_id} needs myosuite's models, and myosuite is not installed: {INSTALL} (without its dependencies: it pins mujoco>=3.6,<3.7 and gymnasium<1.3, and envpool_lite brings that MuJoCo itself); the extra is envpool_lite[myosuite]",
+            name="myosuite",
+        )
+    return list(spec.submodule_search_locations)[0]
+
+
+def _table(name: str, value: Any, width: int) -> dict[str, tuple[float, ...]]:
+    """{key: numbers} (nested tuples flattened) as the typed table, each
+    entry `width` numbers."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"option '{name}' must be a dict {{name: ...}}, got {type(value).__name__}")
+    out = {}
+    for key, numbers in value.items():
+        flat: list[float] = []
+        stack = [numbers]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, (list, tuple)) or hasattr(item, "tolist"):
+                items = item.tolist() if hasattr(item, "tolist") else item
+                if isinstance(items, (list, tuple)):
+                    stack.extend(reversed(items))
+                    continue
+                item = items
+            flat.append(float(item))
+        if width and len(flat) != width:
+            raise ValueError(f"option '{name}': {width} numbers needed for '{key}', got {len(flat)}")
+        out[str(key)] = tuple(flat)
+    return out
+
+
+class Myosuite(Family):
+    internal_options = frozenset({"mujoco_model", "mujoco_lib"})  # its own MuJoCo (above)
+    needs = frozenset({"numpy_loops"})
+    extra = "myosuite"
+    # myosuite itself is installed with --no-deps (see above), so the extra
+    # cannot name it: make() checks for it (package_dir) and says how.
+    requires: Mapping[str, str] = {}
+
+    def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        # myosuite's forms: weighted_reward_keys {term: weight},
+        # target_jnt_range {joint: (low, high)}, target_reach_range
+        # {site: ((low xyz), (high xyz))}.
+        out = dict(kwargs)
+        if "weighted_reward_keys" in out and isinstance(out["weighted_reward_keys"], Mapping):
+            out["weighted_reward_keys"] = _table("weighted_reward_keys", out["weighted_reward_keys"], 1)
+        if "target_jnt_range" in out and isinstance(out["target_jnt_range"], Mapping):
+            out["target_jnt_range"] = _table("target_jnt_range", out["target_jnt_range"], 2)
+        if "target_reach_range" in out and isinstance(out["target_reach_range"], Mapping):
+            out["target_reach_range"] = _table("target_reach_range", out["target_reach_range"], 6)
+        for name in ("target_jnt_value", "fatigue_reset_vec", "weight_range"):
+            if name in out and hasattr(out[name], "tolist"):
+                out[name] = tuple(float(x) for x in out[name].tolist())
+        if "muscle_condition" in out and out["muscle_condition"] is None:
+            out["muscle_condition"] = ""
+        return out
+
+    def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
+        model = os.path.join(package_dir(task_id), internal["mujoco_model"])
+        if not os.path.exists(model):
+            raise FileNotFoundError(f"{task_id}: model file {model} does not exist (myosuite=={MYOSUITE_VERSION} has it)")
+        return {**internal, "mujoco_model": model, "mujoco_lib": library_path(task_id)}
+
+    def network_kind(self, spec: Any) -> NetworkKind:
+        return NetworkKind.CONTROL
+
+
+family = Myosuite()

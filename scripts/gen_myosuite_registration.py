@@ -1,0 +1,136 @@
+"""Writes cpp/envs/myosuite/registration_tasks.cc: one Add line per task id
+that myosuite 2.12.2 registers and this family implements, with the
+kwargs myosuite registers it with, as typed options. Run after
+scripts/setup_compat.sh (it asks the reference, in its own folder, for its
+registry): .venv/bin/python scripts/gen_myosuite_registration.py
+
+tests/myosuite/test_myosuite.py::test_registry_matches_reference checks
+that the file still says what the reference registers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+OUT = os.path.join(ROOT, "cpp/envs/myosuite/registration_tasks.cc")
+
+# myosuite's env class -> the C++ env.
+CLASSES = {
+    "myosuite.envs.myo.myobase.pose_v0:PoseEnvV0": "PoseEnv",
+    "myosuite.envs.myo.myobase.reach_v0:ReachEnvV0": "ReachEnv",
+}
+
+# The type of each option (its C++ default's type).
+TYPES = {
+    "frame_skip": "int",
+    "normalize_act": "bool",
+    "obs_keys": "strings",
+    "weighted_reward_keys": "weights",
+    "muscle_condition": "string",
+    "fatigue_reset_vec": "numbers",
+    "fatigue_reset_random": "bool",
+    "viz_site_targets": "strings",
+    "target_jnt_range": "table",
+    "target_jnt_value": "numbers",
+    "reset_type": "string",
+    "target_type": "string",
+    "pose_thd": "double",
+    "weight_bodyname": "string",
+    "weight_range": "numbers",
+    "target_reach_range": "table",
+    "far_th": "double",
+}
+
+
+def reference_registry() -> dict:
+    compat = os.path.join(ROOT, "build/compat/myosuite_oracle")
+    out = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tests/myosuite/myosuite_reference.py"), "registry"],
+        env={**os.environ, "PYTHONPATH": compat},
+        input="{}",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def number(x) -> str:
+    return repr(float(x))
+
+
+def flat(v) -> list:
+    out = []
+    for x in v:
+        out.extend(flat(x) if isinstance(x, (list, tuple)) else [x])
+    return out
+
+
+def value(name: str, v) -> str:
+    kind = TYPES[name]
+    if kind == "int":
+        return f"int64_t{{{int(v)}}}"
+    if kind == "bool":
+        return "true" if v else "false"
+    if kind == "double":
+        return number(v)
+    if kind == "string":
+        return f'std::string("{v}")'
+    if kind == "strings":
+        return "StringList{" + ", ".join(f'"{s}"' for s in v) + "}"
+    if kind == "numbers":
+        return "NumberList{" + ", ".join(number(x) for x in v) + "}"
+    if kind == "weights":
+        return "NamedNumbers{" + ", ".join(f'{{"{k}", {{{number(w)}}}}}' for k, w in v.items()) + "}"
+    if kind == "table":
+        return "NamedNumbers{" + ", ".join(f'{{"{k}", {{' + ", ".join(number(x) for x in flat(r)) + "}}" for k, r in v.items()) + "}"
+    raise ValueError(name)
+
+
+def line(task_id: str, entry: dict) -> str:
+    options = [f'{{"mujoco_model", std::string("{entry["kwargs"]["model_path"]}")}}', f'{{"max_episode_steps", int64_t{{{entry["max_episode_steps"]}}}}}']
+    for name, v in entry["kwargs"].items():
+        if name == "model_path":
+            continue
+        options.append(f'{{"{name}", {value(name, v)}}}')
+    return f'  AddTask<{CLASSES[entry["entry_point"]]}>(registry, "{task_id}",\n' + "                   {" + ",\n                    ".join(options) + "});\n"
+
+
+def main() -> None:
+    reg = reference_registry()
+    lines = []
+    for task_id, entry in reg.items():
+        if entry["entry_point"] not in CLASSES or "edit_fn" in entry["kwargs"]:
+            continue
+        lines.append(line(task_id, entry))
+    body = "".join(lines)
+    text = f"""// myosuite 2.12.2's task ids that this family implements, each with the
+// kwargs myosuite registers it with (its muscle-condition variants
+// included), as typed options. Written by scripts/gen_myosuite_registration.py
+// from the reference's registry; tests/myosuite/test_myosuite.py checks it.
+#include "envs/myosuite/pose.h"
+#include "envs/myosuite/reach.h"
+#include "envs/myosuite/registration.h"
+
+namespace envpool_lite {{
+namespace myosuite {{
+
+void RegisterTasks(Registry& registry) {{
+{body}}}
+
+}}  // namespace myosuite
+}}  // namespace envpool_lite
+"""
+    with open(OUT, "w") as f:
+        f.write(text)
+    # In the project's C++ style (make lint checks it).
+    subprocess.run([os.path.join(ROOT, ".venv/bin/clang-format"), "-i", OUT], check=True)
+    print(f"{OUT}: {len(lines)} task ids")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""The reference side of the myosuite family's tests: myosuite 2.12.2's own
+envs, run in a subprocess with PYTHONPATH=build/compat/myosuite_oracle (its
+pins, mujoco 3.6.0 and gymnasium 1.2.2, cannot live in the venv).
+
+Commands (JSON on stdin, JSON on stdout):
+  registry: every id myosuite registers, with its entry point, time limit
+    and kwargs (numpy arrays as lists, functions by name).
+  rollout: a list of {"task_id", "seeds", "actions" (per env, per step:
+    the float32 action's bytes, base64), "kwargs", "max_episode_steps"}:
+    each env made with gym.make(id, seed=s, **kwargs), reset, driven with its
+    actions (rollout() says how); every observation, reward, flag and the
+    info fields the tests compare (float32 and float64 arrays as base64
+    bytes, scalars as JSON numbers: bit-exact round trips)."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+import os
+import sys
+from typing import Any
+
+import numpy as np
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (np.floating, np.integer, np.bool_)):
+        return value.item()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if callable(value):
+        return f"<function {getattr(value, '__name__', '?')}>"
+    return value
+
+
+def _quiet_import():
+    with contextlib.redirect_stdout(io.StringIO()):
+        import gymnasium
+        import myosuite  # noqa: F401
+    return gymnasium
+
+
+def registry() -> dict[str, Any]:
+    gym = _quiet_import()
+    import myosuite
+
+    root = os.path.dirname(os.path.abspath(myosuite.__file__))
+    out = {}
+    for task_id, spec in gym.registry.items():
+        entry = spec.entry_point
+        if not isinstance(entry, str) or not entry.startswith("myosuite"):
+            continue
+        kwargs = dict(spec.kwargs)
+        for key in ("model_path", "obsd_model_path"):
+            path = kwargs.get(key)
+            if isinstance(path, str) and os.path.isabs(path):
+                # relative to the myosuite package, normalised
+                kwargs[key] = os.path.relpath(os.path.normpath(path), root)
+        out[task_id] = {"entry_point": entry, "max_episode_steps": spec.max_episode_steps, "kwargs": _plain(kwargs)}
+    return out
+
+
+def _b64(a: np.ndarray) -> str:
+    return base64.b64encode(np.ascontiguousarray(a).tobytes()).decode()
+
+
+def _arrays(obs, info) -> dict[str, Any]:
+    out = {"obs": _b64(np.asarray(obs, np.float32))}
+    for key in ("time", "rwd_dense", "rwd_sparse", "solved", "done"):
+        if key in info:
+            out[key] = float(np.asarray(info[key]).reshape(-1)[0])
+    if "obs_dict" in info:
+        out["obs_dict"] = {k: _b64(np.asarray(v, np.float64).reshape(-1)) for k, v in info["obs_dict"].items()}
+    if "rwd_dict" in info:
+        out["rwd_dict"] = {k: float(np.asarray(v).reshape(-1)[0]) for k, v in info["rwd_dict"].items()}
+    return out
+
+
+def rollout(request: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """One task's envs, each made with gym.make(task_id, seed=s, **kwargs),
+    reset, then driven as a NEXT_STEP pool drives it: each action steps the
+    env, except the action after an episode end, which is spent on the
+    reset (as the pool's auto-reset spends it)."""
+    gym = _quiet_import()
+    kwargs = dict(request.get("kwargs", {}))
+    if request.get("max_episode_steps"):
+        kwargs["max_episode_steps"] = request["max_episode_steps"]
+    result = []
+    for seed, actions in zip(request["seeds"], request["actions"]):
+        with contextlib.redirect_stdout(io.StringIO()):
+            env = gym.make(request["task_id"], seed=seed, **kwargs)
+            obs, _ = env.reset()
+        steps = [{"reset": True, **_arrays(obs, env.unwrapped.get_env_infos())}]
+        ended = False
+        for a in actions:
+            with contextlib.redirect_stdout(io.StringIO()):
+                if ended:
+                    obs, _ = env.reset()
+                    steps.append({"reset": True, **_arrays(obs, env.unwrapped.get_env_infos())})
+                    ended = False
+                    continue
+                action = np.frombuffer(base64.b64decode(a), np.float32).copy()
+                obs, reward, terminated, truncated, info = env.step(action)
+            steps.append({"reward": float(reward), "terminated": bool(terminated), "truncated": bool(truncated), **_arrays(obs, info)})
+            ended = terminated or truncated
+        env.close()
+        result.append(steps)
+    return result
+
+
+def rollouts(request: list[dict[str, Any]]) -> list[Any]:
+    """Several tasks' rollouts in one process; an error is reported per task."""
+    out = []
+    for task in request:
+        try:
+            out.append(rollout(task))
+        except Exception as e:  # noqa: BLE001 - reported to the test
+            out.append({"error": f"{type(e).__name__}: {e}"})
+    return out
+
+
+def main() -> None:
+    command = sys.argv[1]
+    request = json.loads(sys.stdin.read() or "{}")
+    result = registry() if command == "registry" else rollouts(request)
+    sys.stdout.write(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
