@@ -425,3 +425,19 @@ def test_log_prob_and_entropy_match_torch_distributions():
     logp, ent = model.log_prob_entropy(params, action)
     dist = torch.distributions.Independent(torch.distributions.Normal(params, model.log_std.exp()), 1)
     assert torch.allclose(logp, dist.log_prob(action)) and torch.allclose(ent, dist.entropy())
+
+
+def test_success_key_logs_each_games_outcome(tmp_path):
+    """--success-key: each finished game's info field at its end, beside its
+    return (myosuite's "solved" here; a few updates only)."""
+    if "myoElbowPose1D6MRandom-v0" not in envpool_lite.list_all_envs():
+        pytest.skip("built without the myosuite family")
+    try:
+        envpool_lite.make_spec("myoElbowPose1D6MRandom-v0")
+    except ImportError as e:
+        pytest.skip(str(e))
+    preset = {k: v for k, v in appo.PRESETS[NetworkKind.CONTROL].items() if k != "total_steps"}
+    cfg = quiet(**preset, env_id="myoElbowPose1D6MRandom-v0", success_key="solved", total_steps=8 * 64 * 4, run_dir=str(tmp_path))
+    result = appo.train(cfg)
+    assert len(result["successes"]) == len(result["finished"]) > 0
+    assert 0.0 <= result["recent_success"] <= 1.0

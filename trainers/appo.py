@@ -79,6 +79,7 @@ class Config:
     target_return: float = math.inf  # stop once the recent mean full-game return reaches this
     time_limit: float = math.inf  # stop after this many seconds of training
     return_window: int = 20  # episodes in "the recent mean return"
+    success_key: str = ""  # a bool info field set at an episode's end when it succeeded (myosuite's "solved"): its recent rate is logged
     # sampling
     num_envs: int = 64
     env_batch_size: int = 32  # envs per recv(); < num_envs is async
@@ -449,6 +450,7 @@ class Sampler(threading.Thread):
         self.game_return = np.zeros(n)
         self.game_length = np.zeros(n, np.int64)
         self.finished: list[tuple[int, float, int]] = []  # (steps sampled, return, length) per game
+        self.successes: list[bool] = []  # per game, with cfg.success_key: its value at the game's end
         self.steps = 0
         self.rollouts = 0  # rounds of trajectories emitted (deterministic mode)
         self.failures = 0  # EnvStepErrors recovered from
@@ -556,8 +558,11 @@ class Sampler(threading.Thread):
             game_over = True
         self.game_return[ids[real]] += score[real]
         self.game_length[ids[real]] += 1
-        for e in ids[real & (truncated | (terminated & game_over))]:
+        for i in np.flatnonzero(real & (truncated | (terminated & game_over))):
+            e = ids[i]
             self.finished.append((self.steps, float(self.game_return[e]), int(self.game_length[e])))
+            if self.cfg.success_key:
+                self.successes.append(bool(info[self.cfg.success_key][i]))
             self.game_return[e], self.game_length[e] = 0.0, 0
 
     def put(self, item: dict) -> None:
@@ -684,6 +689,11 @@ def recent_mean(finished: list, window: int) -> float:
     return float(np.mean([r for _, r, _ in finished[-window:]])) if finished else float("nan")
 
 
+def recent_rate(successes: list, window: int) -> float:
+    """The share of the last `window` games that succeeded (--success-key)."""
+    return float(np.mean(successes[-window:])) if successes else float("nan")
+
+
 def save_checkpoint(path: Path, cfg: Config, model, learner: Learner, update: int, global_step: int, finished: list) -> None:
     tmp = path.with_suffix(".tmp")
     torch.save(
@@ -732,6 +742,8 @@ class Logger:
         self.logged_games = len(finished)
         ret = recent_mean(finished, self.cfg.return_window)
         text = f"frames {step * self.frame_skip:,}  FPS {sps * self.frame_skip:,.0f}  return {ret:.1f}  lag {stats['policy_lag/mean']:.2f}"
+        if "charts/success_rate" in stats:
+            text += f"  success {stats['charts/success_rate']:.2f}"
         if self.bar is not None:
             self.bar.n = min(step, self.cfg.total_steps)
             self.bar.set_postfix_str(text, refresh=True)
@@ -746,7 +758,7 @@ class Logger:
             self.bar.close()
 
 
-def plot_curve(path: Path, finished: list, window: int, title: str, frame_skip: int) -> None:
+def plot_curve(path: Path, finished: list, window: int, title: str, frame_skip: int, successes: list | None = None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -762,7 +774,15 @@ def plot_curve(path: Path, finished: list, window: int, title: str, frame_skip: 
     ax.set_xlabel("frames" if frame_skip > 1 else "steps")
     ax.set_ylabel("full-game return")
     ax.set_title(title)
-    ax.legend()
+    ax.legend(loc="upper left")
+    if successes:  # --success-key: the recent success rate on its own axis
+        ok = np.array(successes, dtype=float)
+        rate = [ok[max(0, i - window + 1) : i + 1].mean() for i in range(len(ok))]
+        right = ax.twinx()
+        right.plot(steps[: len(rate)], rate, color="tab:green", label=f"success, last {window}")
+        right.set_ylim(-0.02, 1.02)
+        right.set_ylabel("success rate")
+        right.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -844,6 +864,8 @@ def train(cfg: Config) -> dict:
             elapsed = time.perf_counter() - start
             stats["charts/learning_rate"] = cfg.lr * (1.0 - frac)
             stats["perf/learner_wait_fraction"] = wait_time / elapsed
+            if cfg.success_key and sampler.successes:
+                stats["charts/success_rate"] = recent_rate(sampler.successes, cfg.return_window)
             for w in env.workers:  # a distributed pool: each Ray worker's share
                 stats[f"perf/worker_{w['worker']}_steps_per_s"] = w["steps"] / elapsed
                 stats[f"perf/worker_{w['worker']}_failures"] = w["failures"]
@@ -856,6 +878,7 @@ def train(cfg: Config) -> dict:
                     time=elapsed, step=global_step, frames=global_step * frame_skip, games=len(sampler.finished),
                     recent_return=recent_mean(sampler.finished, cfg.return_window), sps=sps,
                     learner_wait_fraction=stats["perf/learner_wait_fraction"], policy_lag=stats["policy_lag/mean"],
+                    recent_success=recent_rate(sampler.successes, cfg.return_window),
                 )
             )  # fmt: skip
             if cfg.checkpoint_every and update % cfg.checkpoint_every == 0:
@@ -873,15 +896,15 @@ def train(cfg: Config) -> dict:
         torch.use_deterministic_algorithms(was_deterministic)
     elapsed = time.perf_counter() - start
     save_checkpoint(checkpoint, cfg, model, learner, update, global_step, sampler.finished)
-    progress_json = dict(config=dataclasses.asdict(cfg), frame_skip=frame_skip, updates=progress, games=sampler.finished)
+    progress_json = dict(config=dataclasses.asdict(cfg), frame_skip=frame_skip, updates=progress, games=sampler.finished, successes=sampler.successes)
     (run_dir / "progress.json").write_text(json.dumps(finite(progress_json), allow_nan=False))
     if cfg.plot:
-        plot_curve(run_dir / "learning_curve.png", sampler.finished, cfg.return_window, cfg.env_id, frame_skip)
+        plot_curve(run_dir / "learning_curve.png", sampler.finished, cfg.return_window, cfg.env_id, frame_skip, sampler.successes)
     result.update(
         model=model, finished=sampler.finished, updates=update, global_step=global_step, steps_sampled=sampler.steps,
         time=elapsed, sps=(global_step - start_step) / elapsed, run_dir=run_dir, checkpoint=checkpoint,
         recent_return=recent_mean(sampler.finished, cfg.return_window), learner_wait_fraction=wait_time / elapsed,
-        workers=worker_stats,
+        workers=worker_stats, successes=sampler.successes, recent_success=recent_rate(sampler.successes, cfg.return_window),
     )  # fmt: skip
     return result
 
@@ -987,6 +1010,10 @@ def main(argv=None) -> None:
     for w in r["workers"]:
         print(f"  Ray worker {w['worker']} (node {w['node_id'][:8]}, envs {w['env_ids'].start}..{w['env_ids'].stop - 1}): "
               f"{w['steps'] / r['time']:,.0f} steps/s, {w['failures']} failures")  # fmt: skip
+    if cfg.success_key:
+        print(
+            f"success ({cfg.success_key}) in {100 * r['recent_success']:.0f}% of the last {cfg.return_window} games, {100 * float(np.mean(r['successes'] or [np.nan])):.0f}% of all {len(r['successes'])}"
+        )
     if r["reached_target"]:
         print(f"reached a mean return of {cfg.target_return} after {r['steps_to_target']:,} steps and {r['time_to_target']:.1f}s")
     print(f"run: {r['run_dir']}  (checkpoint.pt, learning_curve.png, TensorBoard events)")
