@@ -16,6 +16,7 @@ The peers' names for a task, ``BenchmarkTask.peers``'s keys:
 - "dm_control": (domain, task) of its suite (dm_control_loop);
 - "procgen": (game, distribution mode) of its gym3 env (procgen_gym3);
 - "metaworld": its env name, or a benchmark: "MT10" (metaworld_loop);
+- "myosuite": myosuite's id (myosuite_loop);
 - "pgx": pgx.make's id (pgx); the pools then draw random legal actions
   from each batch's legal_action_mask.
 """
@@ -31,6 +32,7 @@ from peers.envpool import run_envpool
 from peers.envpool_lite import run_envpool_lite
 from peers.gymnasium import run_gymnasium_loop, run_gymnasium_vector
 from peers.metaworld import run_metaworld_loop
+from peers.myosuite import run_myosuite_loop
 from peers.pgx import run_pgx
 from peers.procgen import run_procgen_gym3
 from peers.ray import run_ray
@@ -50,6 +52,7 @@ SYSTEMS: dict[str, Runner] = {
     "dm_control_loop": run_dm_control_loop,
     "procgen_gym3": run_procgen_gym3,
     "metaworld_loop": run_metaworld_loop,
+    "myosuite_loop": run_myosuite_loop,
     "pgx": run_pgx,
     # The distributed pool (make(..., num_workers=K)) on a local Ray cluster:
     # not in the default run (it needs the [ray] extra and measures Ray's
