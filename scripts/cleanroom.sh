@@ -158,6 +158,10 @@ EOF"
   metaworld=$(grep -o 'metaworld==[0-9.]*' pyproject.toml | head -1)
   echo "cleanroom: $(run "$venv/bin/python -c \"import envpool_lite; envpool_lite.make('reach-v3')\"" 2>&1 | tail -1)"
   run "$venv/bin/pip install -q --no-deps $metaworld"
+  # MyoSuite's models, the same way (its mujoco and gymnasium pins).
+  myosuite=$(grep -o 'myosuite==[0-9.]*' pyproject.toml | head -1)
+  echo "cleanroom: $(run "$venv/bin/python -c \"import envpool_lite; envpool_lite.make('myoElbowPose1D6MRandom-v0')\"" 2>&1 | tail -1)"
+  run "$venv/bin/pip install -q --no-deps $myosuite"
   run "PY=$venv/bin/python bash scripts/setup_compat.sh"
   echo "cleanroom: installed in $((SECONDS - start)) s"
 }

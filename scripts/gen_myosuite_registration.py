@@ -23,6 +23,20 @@ OUT = os.path.join(ROOT, "cpp/envs/myosuite/registration_tasks.cc")
 CLASSES = {
     "myosuite.envs.myo.myobase.pose_v0:PoseEnvV0": ("pose.h", "PoseEnv"),
     "myosuite.envs.myo.myobase.reach_v0:ReachEnvV0": ("reach.h", "ReachEnv"),
+    "myosuite.envs.myo.myodm.myodm_v0:TrackEnv": ("myodm.h", "TrackEnv"),
+    "myosuite.envs.myo.myobase.walk_v0:ReachEnvV0": ("walk.h", "LegReachEnv"),
+    "myosuite.envs.myo.myobase.walk_v0:WalkEnvV0": ("walk.h", "WalkEnv"),
+    "myosuite.envs.myo.myobase.walk_v0:TerrainEnvV0": ("walk.h", "TerrainEnv"),
+    "myosuite.envs.myo.myobase.key_turn_v0:KeyTurnEnvV0": ("key_turn.h", "KeyTurnEnv"),
+    "myosuite.envs.myo.myobase.obj_hold_v0:ObjHoldFixedEnvV0": ("obj_hold.h", "ObjHoldFixedEnv"),
+    "myosuite.envs.myo.myobase.obj_hold_v0:ObjHoldRandomEnvV0": ("obj_hold.h", "ObjHoldRandomEnv"),
+    "myosuite.envs.myo.myobase.pen_v0:PenTwirlFixedEnvV0": ("pen.h", "PenTwirlFixedEnv"),
+    "myosuite.envs.myo.myobase.pen_v0:PenTwirlRandomEnvV0": ("pen.h", "PenTwirlRandomEnv"),
+    "myosuite.envs.myo.myobase.torso_v0:TorsoEnvV0": ("torso.h", "TorsoEnv"),
+    "myosuite.envs.myo.myobase.reorient_sar_v0:Geometries8EnvV0": ("reorient_sar.h", "ReorientGeometries8Env"),
+    "myosuite.envs.myo.myobase.reorient_sar_v0:Geometries100EnvV0": ("reorient_sar.h", "ReorientGeometries100Env"),
+    "myosuite.envs.myo.myobase.reorient_sar_v0:InDistribution": ("reorient_sar.h", "ReorientInDistributionEnv"),
+    "myosuite.envs.myo.myobase.reorient_sar_v0:OutofDistribution": ("reorient_sar.h", "ReorientOutofDistributionEnv"),
 }
 
 # The type of each option (its C++ default's type).
@@ -44,6 +58,21 @@ TYPES = {
     "weight_range": "numbers",
     "target_reach_range": "table",
     "far_th": "double",
+    "model_edit": "string",
+    "object_name": "string",
+    "reference": "table",
+    "reference_path": "string",
+    "joint_random_range": "numbers",
+    "min_height": "double",
+    "max_rot": "double",
+    "hip_period": "int",
+    "target_x_vel": "double",
+    "target_y_vel": "double",
+    "target_rot": "numbers",
+    "terrain": "string",
+    "variant": "string",
+    "goal_th": "double",
+    "key_init_range": "numbers",
 }
 
 
@@ -73,6 +102,8 @@ def flat(v) -> list:
 
 def value(name: str, v) -> str:
     kind = TYPES[name]
+    if v is None:  # myosuite's None: the option's empty value
+        return {"numbers": "NumberList{}", "string": "std::string()", "strings": "StringList{}"}[kind]
     if kind == "int":
         return f"int64_t{{{int(v)}}}"
     if kind == "bool":
@@ -97,6 +128,8 @@ def line(task_id: str, entry: dict) -> str:
     for name, v in entry["kwargs"].items():
         if name == "model_path":
             continue
+        if name == "edit_fn":  # myosuite's function, by name (model_edit.h)
+            name, v = "model_edit", v.removeprefix("<function edit_fn_").removesuffix(">")
         options.append(f'{{"{name}", {value(name, v)}}}')
     return f'  AddTask<{CLASSES[entry["entry_point"]][1]}>(registry, "{task_id}",\n' + "                   {" + ",\n                    ".join(options) + "});\n"
 
@@ -107,7 +140,7 @@ def main() -> None:
     built = {k: v for k, v in CLASSES.items() if os.path.exists(os.path.join(here, v[0]))}
     lines = []
     for task_id, entry in reg.items():
-        if entry["entry_point"] not in built or "edit_fn" in entry["kwargs"]:
+        if entry["entry_point"] not in built:
             continue
         lines.append(line(task_id, entry))
     body = "".join(lines)

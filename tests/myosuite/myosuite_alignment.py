@@ -52,7 +52,7 @@ def require_oracle() -> None:
 
 def reference(command: str, request: Any, timeout: float = 1500) -> Any:
     """Runs myosuite_reference.py `command` with `request` on its stdin."""
-    env = {**os.environ, "PYTHONPATH": str(ORACLE), "MUJOCO_GL": "egl"}
+    env = {**os.environ, "PYTHONPATH": str(ORACLE)}
     out = subprocess.run([sys.executable, str(SCRIPT), command], input=json.dumps(request), capture_output=True, text=True, timeout=timeout, env=env)
     if out.returncode != 0:
         raise AssertionError(f"the reference failed:\n{out.stderr[-4000:]}")

@@ -57,6 +57,17 @@ def registry() -> dict[str, Any]:
         if not isinstance(entry, str) or not entry.startswith("myosuite"):
             continue
         kwargs = dict(spec.kwargs)
+        if entry == "myosuite.envs.myo.myodm.myodm_v0:TrackEnv":
+            # TrackEnv opens its model_path (and obsd_model_path) appended to
+            # its module's folder ("/../assets/..."); its reference is a dict
+            # or the path of a file, which this family takes as
+            # reference_path (relative to the myosuite package, normalised).
+            here = os.path.join(root, "envs", "myo", "myodm")
+            for key in ("model_path", "obsd_model_path"):
+                if isinstance(kwargs.get(key), str):
+                    kwargs[key] = os.path.relpath(os.path.normpath(here + kwargs[key]), root)
+            if isinstance(kwargs.get("reference"), str):
+                kwargs["reference_path"] = os.path.relpath(os.path.normpath(kwargs.pop("reference")), root)
         for key in ("model_path", "obsd_model_path"):
             path = kwargs.get(key)
             if isinstance(path, str) and os.path.isabs(path):
@@ -89,6 +100,10 @@ def rollout(request: dict[str, Any]) -> list[list[dict[str, Any]]]:
     reset (as the pool's auto-reset spends it)."""
     gym = _quiet_import()
     kwargs = dict(request.get("kwargs", {}))
+    if isinstance(kwargs.get("reference"), dict):
+        # MyoDM's reference dict: numpy arrays, as myosuite registers it
+        # (JSON brings lists).
+        kwargs["reference"] = {k: np.asarray(v) for k, v in kwargs["reference"].items()}
     if request.get("max_episode_steps"):
         kwargs["max_episode_steps"] = request["max_episode_steps"]
     result = []
@@ -114,6 +129,27 @@ def rollout(request: dict[str, Any]) -> list[list[dict[str, Any]]]:
     return result
 
 
+def render(request: dict[str, Any]) -> list[str]:
+    """One env, gym.make(task_id, seed=s, **kwargs), reset and stepped with
+    its actions; after the reset and each step, the frame of myosuite's
+    offscreen renderer (env.unwrapped.mj_renderer.render_offscreen) at the
+    size and camera asked, as base64 bytes."""
+    gym = _quiet_import()
+    with contextlib.redirect_stdout(io.StringIO()):
+        env = gym.make(request["task_id"], seed=request["seed"], **request.get("kwargs", {}))
+        env.reset()
+    renderer = env.unwrapped.mj_renderer
+    w, h, camera = request["width"], request["height"], request["camera_id"]
+    frames = [_b64(renderer.render_offscreen(width=w, height=h, camera_id=camera))]
+    for a in request["actions"]:
+        action = np.frombuffer(base64.b64decode(a), np.float32).copy()
+        with contextlib.redirect_stdout(io.StringIO()):
+            env.step(action)
+        frames.append(_b64(renderer.render_offscreen(width=w, height=h, camera_id=camera)))
+    env.close()
+    return frames
+
+
 def rollouts(request: list[dict[str, Any]]) -> list[Any]:
     """Several tasks' rollouts in one process; an error is reported per task."""
     out = []
@@ -128,7 +164,12 @@ def rollouts(request: list[dict[str, Any]]) -> list[Any]:
 def main() -> None:
     command = sys.argv[1]
     request = json.loads(sys.stdin.read() or "{}")
-    result = registry() if command == "registry" else rollouts(request)
+    if command == "registry":
+        result: Any = registry()
+    elif command == "render":
+        result = [render(r) for r in request]
+    else:
+        result = rollouts(request)
     sys.stdout.write(json.dumps(result))
 
 

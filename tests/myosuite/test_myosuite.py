@@ -7,30 +7,36 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scope
-from myosuite_alignment import align, reference, require_oracle
+from myosuite_alignment import ORACLE, align, reference, require_oracle
 
 import envpool_lite
 
 IDS = [t for t in envpool_lite.families.task_ids("myosuite") if not t.startswith("MyoSuite/")]
-# Implemented ids that myosuite registers with an edit_fn (its model edited
-# through MjSpec before compiling), which this family does not reproduce yet.
-EDITED = {"myoArmReachFixed-v0", "myoArmReachRandom-v0"}
 
 
 def test_ids_and_aliases():
     ids = envpool_lite.families.task_ids("myosuite")
-    assert len(IDS) >= 84
+    assert len(IDS) == 341
     for t in IDS:
         assert f"MyoSuite/{t}" in ids  # EnvPool's name for it
 
 
-def test_align_every_id():
-    # Every id, two envs, short episodes (max_episode_steps 12) so that each
-    # env goes through auto-resets; all in one reference process.
-    steps = scope.steps(30, full=150)
-    limit = scope.steps(12, full=0) or None
-    rows = align([{"task_id": t, "steps": steps, "max_episode_steps": limit, "seed": 5 * k} for k, t in enumerate(IDS)])
-    assert rows >= len(IDS) * 2 * steps
+# The ids in chunks of 40, each chunk's references in one process (most of
+# an id's cost is making it, on both sides), the chunks spread over pytest's
+# workers.
+CHUNKS = [IDS[i : i + 40] for i in range(0, len(IDS), 40)]
+
+
+@pytest.mark.parametrize("chunk", range(len(CHUNKS)))
+def test_align_every_id(chunk):
+    # make test: every id, one env, 24 steps through auto-resets every 10;
+    # make test-full: two envs, 150 steps, the registered time limits.
+    steps = scope.steps(24, full=150)
+    limit = scope.steps(10, full=0) or None
+    envs = scope.steps(1, full=2)
+    start = 40 * chunk
+    rows = align([{"task_id": t, "steps": steps, "max_episode_steps": limit, "num_envs": envs, "seed": 5 * (start + k)} for k, t in enumerate(CHUNKS[chunk])])
+    assert rows >= len(CHUNKS[chunk]) * envs * steps
 
 
 def test_align_full_episodes():
@@ -51,6 +57,27 @@ def test_alias_is_the_same_env():
         b.close()
 
 
+# MyoDM's references (myosuite's dict form, as lists: the reference side
+# makes them numpy arrays): a motion of 6 frames with velocities and an
+# initial object pose in Euler angles, a fixed target, a range drawn at
+# every observation; and a file of the motions myosuite ships.
+MYODM_TRACK = {
+    "time": [0.02 * i for i in range(6)],
+    "robot": [[0.01 * (i + j % 5) for j in range(29)] for i in range(6)],
+    "robot_vel": [[0.1 * ((i + j) % 3 - 1) for j in range(29)] for i in range(6)],
+    "object": [[0.01 * i, -0.01 * i, 0.1, 0.9, 0.1, 0.2, 0.3] for i in range(6)],
+    "object_init": [0.0, 0.0, 0.1, 0.2, -0.3, 0.5],
+}
+MYODM_FIXED = {"time": [0.0, 4.0], "robot": [[0.1] * 29], "robot_vel": [[0.0] * 29], "object": [[0.1, 0.05, 0.15, 0.9, 0.2, 0.1, 0.3]], "robot_init": [0.05] * 29}
+MYODM_RANGE = {
+    "time": [0.0, 4.0],
+    "robot": [[-0.1] * 29, [0.2] * 29],
+    "robot_vel": [[-1.0] * 29, [1.0] * 29],
+    "object": [[-0.1, -0.1, 0.1, 1.0, 0.0, 0.0, -1.0], [0.1, 0.1, 0.2, 1.0, 0.5, 0.5, 1.0]],
+    "object_init": [0.0, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0],
+}
+MYODM_DATA = str(ORACLE / "myosuite" / "envs" / "myo" / "myodm" / "data")
+
 # The options myosuite's gym.make(id, **kwargs) takes, given to both sides.
 OPTIONS = [
     ("myoElbowPose1D6MRandom-v0", {"normalize_act": False}),
@@ -63,6 +90,35 @@ OPTIONS = [
     ("myoFingerReachRandom-v0", {"muscle_condition": "fatigue", "fatigue_reset_random": True}),
     ("myoHandPoseRandom-v0", {"muscle_condition": "reafferentation"}),
     ("motorFingerReachRandom-v0", {"normalize_act": False}),
+    # MyoDM: the motion blended between its frames (a start between them),
+    # a motion file by path (its object_init in Euler angles), the dict
+    # references, the terminations, rewards and observations, the muscle
+    # conditions.
+    ("MyoHandAirplaneFly-v0", {"motion_start_time": 0.01}),
+    ("MyoHandHandInspect-v0", {"reference": MYODM_DATA + "/MyoHand_hand_pass1.npz"}),
+    ("MyoHandAppleLift-v0", {"reference": MYODM_TRACK, "motion_start_time": 0.013}),
+    ("MyoHandAppleLift-v0", {"reference": MYODM_FIXED}),
+    ("MyoHandAppleFixed-v0", {"reference": MYODM_RANGE, "Termimate_obj_fail": False}),
+    (
+        "MyoHandAppleRandom-v0",
+        {"Termimate_pose_fail": True, "weighted_reward_keys": {"pose": 1.0, "object": 1.0, "bonus": 2.0, "done": 3.0}, "obs_keys": ["qp", "curr_obj_rot", "targ_obj_rot", "time"]},
+    ),
+    ("MyoHandMugDrink3-v0", {"muscle_condition": "fatigue", "fatigue_reset_random": True}),
+    ("MyoHandMugDrink3-v0", {"normalize_act": False, "muscle_condition": "sarcopenia"}),
+    ("myoHandKeyTurnFixed-v0", {"key_init_range": (-0.5, 0.5), "goal_th": 0.2}),
+    ("myoHandKeyTurnRandom-v0", {"weighted_reward_keys": {"key_turn": 2.0, "act_reg": 1.0, "done": 3.0}, "obs_keys": ["key_qpos", "IFtip_approach", "time"]}),
+    ("myoHandObjHoldRandom-v0", {"weighted_reward_keys": {"goal_dist": 2.0, "solved": 1.0, "done": 3.0}, "obs_keys": ["obj_err", "time"]}),
+    ("myoHandPenTwirlRandom-v0", {"frame_skip": 7, "obs_keys": ["obj_des_pos", "obj_err_rot", "time"]}),
+    ("myoTorsoPoseFixed-v0", {"reset_type": "random", "pose_thd": 0.6}),
+    ("myoTorsoExoPoseFixed-v0", {"target_jnt_range": {}, "target_jnt_value": [0.1] * 18}),
+    ("myoHandReorientID-v0", {"weighted_reward_keys": {"pos_align": 2.0, "rot_align": 1.0, "solved": 1.0, "done": 2.0}, "frame_skip": 4}),
+    # The legs: a noisy start (numpy's ziggurat normal), a given rotation,
+    # drawn hills and stairs (variant None), the knee condition.
+    ("myoLegWalk-v0", {"reset_type": "random", "target_rot": (1.0, 0.0, 0.0, 0.0), "hip_period": 40}),
+    ("myoLegWalk-v0", {"reset_type": "none", "target_y_vel": 0.5, "min_height": 0.9}),
+    ("myoLegHillyTerrainWalk-v0", {"variant": None, "reset_type": "random"}),
+    ("myoLegStairTerrainWalk-v0", {"variant": None}),
+    ("myoLegStandRandom-v0", {"joint_random_range": (-0.1, 0.3), "far_th": 0.2}),
 ]
 
 
@@ -121,8 +177,12 @@ def test_registry_matches_reference():
             if name == "model_path":
                 assert spec.env_options["mujoco_model"].endswith(value), task_id
                 continue
+            if name == "edit_fn":  # myosuite's function, by name
+                name, value = "model_edit", value.removeprefix("<function edit_fn_").removesuffix(">")
             got = config[name]
-            if isinstance(value, dict):
+            if value is None:  # myosuite's None: the option's empty value
+                assert got in ("", (), [], {}), (task_id, name, got)
+            elif isinstance(value, dict):
                 want = [(k, tuple(float(x) for x in np.ravel(v))) for k, v in value.items()]
                 assert [(k, tuple(v)) for k, v in got.items()] == want, (task_id, name)
             elif isinstance(value, list):
@@ -144,6 +204,56 @@ def test_reseeding_reset_is_a_new_env():
         b.reset()
         b.step(np.zeros((2, 39), np.float32))
         np.testing.assert_array_equal(b.reset(seed=3)[0], first)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_myodm_past_the_motion():
+    # A whole episode (75 steps) of the shortest motion (47 frames): the
+    # reference held at its last frame once over, the object let stray.
+    options = {"Termimate_obj_fail": False}
+    align([{"task_id": "MyoHandPhoneLift-v0", "steps": scope.steps(80, full=160), "num_envs": 1, "seed": 3, "kwargs": options, "reference_kwargs": options}])
+
+
+MYODM_BAD = [
+    ({"frame_skip": 5}, "frame_skip"),
+    ({"motion_extrapolation": False}, "motion_extrapolation"),
+    ({"motion_start_time": -0.5}, "motion_start_time"),
+    ({"object_name": "nothing"}, "object_name"),
+    ({"object_name": ""}, "object_name"),
+    ({"reference": {**MYODM_FIXED, "speed": [1.0]}}, "reference"),
+    ({"reference": {**MYODM_FIXED, "robot": [[0.0] * 28]}}, "reference"),
+    ({"reference": {"time": [0.0, 4.0], "robot": [[0.0] * 29], "object": [[0.0] * 7]}}, "robot_vel"),
+    ({"reference": {**MYODM_TRACK, "time": [0.0, 0.02]}}, "time"),
+    ({"reference": "motion.txt"}, "reference_path"),
+]
+
+
+@pytest.mark.parametrize(("options", "name"), MYODM_BAD)
+def test_myodm_bad_options(options, name):
+    with pytest.raises((ValueError, TypeError), match=name):
+        envpool_lite.make_gymnasium("MyoHandAirplaneFly-v0", num_envs=1, **options)
+
+
+def test_myodm_missing_file():
+    with pytest.raises(FileNotFoundError, match="no_such_motion.npz"):
+        envpool_lite.make_gymnasium("MyoHandAirplaneFly-v0", num_envs=1, reference="no_such_motion.npz")
+
+
+def test_myodm_reseeding_replays_the_construction():
+    # A range target is drawn at every observation, the construction's zero
+    # step included: reset(seed=s) makes env i what gym.make(id, seed=s + i)
+    # makes, those draws made again.
+    a = envpool_lite.make_gymnasium("MyoHandAppleRandom-v0", num_envs=2, seed=3)
+    b = envpool_lite.make_gymnasium("MyoHandAppleRandom-v0", num_envs=2, seed=9)
+    try:
+        first = a.reset()[0]
+        b.reset()
+        b.step(np.zeros((2, 45), np.float32))
+        np.testing.assert_array_equal(b.reset(seed=3)[0], first)
+        act = np.full((2, 45), 0.3, np.float32)
+        np.testing.assert_array_equal(b.step(act)[0], a.step(act)[0])
     finally:
         a.close()
         b.close()

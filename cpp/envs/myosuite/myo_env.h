@@ -47,7 +47,9 @@
 
 #include "core/env.h"
 #include "envs/myosuite/fatigue.h"
+#include "envs/myosuite/model_edit.h"
 #include "refkit/mujoco/api.h"
+#include "refkit/mujoco/render.h"
 #include "refkit/mujoco/state.h"
 #include "refkit/numpy/loops.h"
 #include "refkit/numpy/random.h"
@@ -105,6 +107,11 @@ inline ModelPtr LoadTaskModel(const Config& config) {
         "myosuite package)");
   }
   const Api& api = LoadApi(config.GetString("mujoco_lib"));
+  // A model myosuite edits before compiling it (model_edit.h).
+  if (config.Has("model_edit") && !config.GetString("model_edit").empty()) {
+    return LoadEditedModel(api, config.GetString("mujoco_lib"), path,
+                           config.GetString("model_edit"));
+  }
   return LoadModel(api, path);
 }
 
@@ -133,7 +140,13 @@ class MyoEnv : public Env {
              {"fatigue_reset_random", false},
              {"mujoco_lib", std::string()},
              {"mujoco_model", std::string()},
-             {"numpy_loops", NamedNumbers{}}};
+             {"numpy_loops", NamedNumbers{}},
+             {"numpy_blas", std::string()},
+             // render(): myosuite's offscreen renderer's size (640 x 480)
+             // and camera (-1: MuJoCo's default free camera).
+             {"render_width", int64_t{640}},
+             {"render_height", int64_t{480}},
+             {"render_camera_id", int64_t{-1}}};
     return c;
   }
 
@@ -192,6 +205,29 @@ class MyoEnv : public Env {
     }
     CheckWeights(config, layout);
     CheckFatigue(config, m);
+    // mujoco.Renderer's own checks: the picture fits the model's offscreen
+    // buffer, the camera exists.
+    const int64_t width = config.GetInt("render_width");
+    const int64_t height = config.GetInt("render_height");
+    if (width < 1 || width > m->vis.global.offwidth || height < 1 ||
+        height > m->vis.global.offheight) {
+      throw std::invalid_argument(
+          "options 'render_width' and 'render_height' must fit the model's "
+          "offscreen buffer, " +
+          std::to_string(m->vis.global.offwidth) + " x " +
+          std::to_string(m->vis.global.offheight) +
+          " (mujoco.Renderer's "
+          "limit), got " +
+          std::to_string(width) + " x " + std::to_string(height));
+    }
+    const int64_t camera = config.GetInt("render_camera_id");
+    if (camera < -1 || camera >= m->ncam) {
+      throw std::invalid_argument("option 'render_camera_id' must be in [-1, " +
+                                  std::to_string(m->ncam) + "), got " +
+                                  std::to_string(camera));
+    }
+    spec.render_width = width;
+    spec.render_height = height;
     spec.max_episode_steps = limit;
     spec.reward_float64 = true;
     return spec;
@@ -241,6 +277,21 @@ class MyoEnv : public Env {
     }
   }
 
+  // render(): myosuite's MJRenderer.render_offscreen (mujoco.Renderer):
+  // the env's data drawn from the free camera MuJoCo sets up by default
+  // (mjv_defaultFreeCamera) or a model camera, a scene of 10000 geoms, the
+  // actuators shown and coloured by activation (BaseV0's
+  // render_actuator=True); the renderer made at the first frame, as
+  // myosuite makes it.
+  void Render(uint8_t* rgb) override {
+    if (!renderer_) {
+      renderer_ = mujoco::MakeRenderer(mujoco_lib_, m(), "MyoSuite", 10000);
+      renderer_->Option().flags[mjVIS_ACTUATOR] = 1;
+      renderer_->Option().flags[mjVIS_ACTIVATION] = 1;
+    }
+    renderer_->Render(m(), d(), render_height_, render_width_, camera_id_, rgb);
+  }
+
   // get_state / set_state: the model's arrays (target sites, a weight's
   // mass and size), both mjData, the generators, the fatigue model, and
   // what the last step computed.
@@ -264,8 +315,13 @@ class MyoEnv : public Env {
   using LayoutFn = Layout (*)(const Config&, const mjModel*);
 
   MyoEnv(const Config& config, uint64_t seed, LayoutFn layout)
+      : MyoEnv(config, seed, layout, LoadTaskModel(config)) {}
+
+  // A task that loads its model itself (MyoDM's TrackEnv: the object's
+  // name put into the model's text) passes it here.
+  MyoEnv(const Config& config, uint64_t seed, LayoutFn layout, ModelPtr model)
       : api_(LoadApi(config.GetString("mujoco_lib"))),
-        model_(LoadModel(api_, config.GetString("mujoco_model"))),
+        model_(std::move(model)),
         data_(api_.make_data(model_.get()), DataDeleter{&api_}),
         np_(config.GetNamedNumbers("numpy_loops")),
         layout_(layout(config, model_.get())),
@@ -300,6 +356,10 @@ class MyoEnv : public Env {
     fatigue_reset_vec_ = config.GetNumberList("fatigue_reset_vec");
     fatigue_reset_random_ = config.GetBool("fatigue_reset_random");
     fatigue_.Seed(seed);
+    mujoco_lib_ = config.GetString("mujoco_lib");
+    render_width_ = static_cast<int>(config.GetInt("render_width"));
+    render_height_ = static_cast<int>(config.GetInt("render_height"));
+    camera_id_ = static_cast<int>(config.GetInt("render_camera_id"));
   }
 
   // BaseV0._setup's muscle conditions, then MujocoEnv._setup: the robot,
@@ -466,6 +526,9 @@ class MyoEnv : public Env {
   bool fatigue_reset_random_ = false;
   double rwd_dense_ = 0.0;
   bool solved_ = false, done_ = false;
+  std::string mujoco_lib_;
+  int render_width_ = 640, render_height_ = 480, camera_id_ = -1;
+  std::unique_ptr<mujoco::Renderer> renderer_;
 
  private:
   // The obs_keys' indices in the layout, "act" appended when the model has

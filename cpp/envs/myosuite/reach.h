@@ -23,6 +23,9 @@ class ReachEnv : public MyoEnv {
         NamedNumbers{{"reach", {1.0}}, {"bonus", {4.0}}, {"penalty", {50.0}}});
     c.Set("target_reach_range", NamedNumbers{});
     c.Set("far_th", 0.35);
+    // myosuite's edit_fn, by name: "" (none) or "arm_reaching"
+    // (model_edit.h; the myoArmReach ids).
+    c.Set("model_edit", std::string());
     return c;
   }
 

@@ -455,6 +455,10 @@ class Renderer {
     }
   }
 
+  // The scene's visualisation options (mjv_defaultOption's until changed:
+  // myosuite's renderer shows the actuators coloured by activation).
+  mjvOption& Option() { return option_; }
+
   // mjv_defaultCamera's camera (what gymnasium's MjvCamera() holds).
   mjvCamera DefaultCamera() const {
     mjvCamera camera;

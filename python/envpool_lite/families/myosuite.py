@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from envpool_lite import _core
-from envpool_lite.families import Family, NetworkKind
+from envpool_lite.families import BenchmarkTask, Family, NetworkKind
 
 # The MuJoCo myosuite 2.12.2 pins, which the build fetches
 # (CMakeLists.txt: envpool_lite_mujoco_version(3.6.0 ...)).
@@ -73,13 +73,83 @@ def _table(name: str, value: Any, width: int) -> dict[str, tuple[float, ...]]:
     return out
 
 
+# MyoDM's reference (myosuite's logger/reference_motion.py): its keys, the
+# number of dimensions ReferenceMotion.check_format asks of each, and the
+# width of a row (the MyoHand's 29 joints; the object's position and
+# quaternion; object_init may give Euler angles instead).
+_REFERENCE: dict[str, tuple[int | None, tuple[int, ...]]] = {
+    "time": (None, ()),
+    "robot": (2, (29,)),
+    "robot_vel": (2, (29,)),
+    "object": (2, (7,)),
+    "robot_init": (1, (29,)),
+    "object_init": (1, (6, 7)),
+}
+
+
+def _reference(name: str, value: Any, strict: bool = True) -> dict[str, tuple[float, ...]]:
+    """A MyoDM reference ({time, robot, robot_vel, object, robot_init,
+    object_init}: numpy arrays or nested sequences) as the typed table, each
+    array flattened row by row (the env reads the rows by their width).
+    `strict`: an unknown key is an error (a file's other arrays are ignored,
+    as ReferenceMotion ignores them)."""
+    import numpy as np
+
+    if not isinstance(value, Mapping):
+        raise TypeError(f"option '{name}' must be a dict {{time, robot, robot_vel, object, robot_init, object_init}} or a file's path, got {type(value).__name__}")
+    out = {}
+    for key, v in value.items():
+        if key not in _REFERENCE:
+            if strict:
+                raise ValueError(f"option '{name}': no key {key!r} in a reference ({', '.join(_REFERENCE)})")
+            continue
+        if v is None:  # ReferenceMotion: None as absent
+            continue
+        a = np.asarray(v, dtype=np.float64)
+        ndim, widths = _REFERENCE[key]
+        # A 2-d array's rows, or the rows already flattened (the typed form).
+        if ndim is not None and not (a.ndim == ndim and a.shape[-1] in widths) and not (ndim == 2 and a.ndim == 1):
+            raise ValueError(f"option '{name}': {key!r} must have shape {'(n, ' if ndim == 2 else '('}{' or '.join(map(str, widths))}), got {a.shape}")
+        out[str(key)] = tuple(float(x) for x in a.ravel())
+    return out
+
+
+def _reference_file(task_id: str, path: str) -> dict[str, tuple[float, ...]]:
+    """The reference that ReferenceMotion.load reads from an .npz (np.load) or
+    a pickle (.pkl, .pickle) file, as the typed table."""
+    import numpy as np
+
+    ext = path.split(".")[-1]
+    if ext not in ("npz", "pkl", "pickle"):
+        raise ValueError(f"option 'reference_path': {path} is not an .npz, .pkl or .pickle file (myosuite's ReferenceMotion reads those)")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{task_id}: reference file {path} does not exist")
+    if ext == "npz":
+        with np.load(path) as data:
+            reference = {k: v for k, v in data.items()}
+    else:
+        import pickle
+
+        with open(path, "rb") as f:
+            reference = pickle.load(f)
+    return _reference("reference_path", reference, strict=False)
+
+
 class Myosuite(Family):
-    internal_options = frozenset({"mujoco_model", "mujoco_lib"})  # its own MuJoCo (above)
-    needs = frozenset({"numpy_loops"})
+    # Its own MuJoCo (above); MyoDM's reference file, as make() reads it.
+    internal_options = frozenset({"mujoco_model", "mujoco_lib", "reference_data"})
+    needs = frozenset({"numpy_loops", "numpy_blas"})
     extra = "myosuite"
     # myosuite itself is installed with --no-deps (see above), so the extra
     # cannot name it: make() checks for it (package_dir) and says how.
     requires: Mapping[str, str] = {}
+    # The peers: EnvPool's port (the same ids) and myosuite's own env in a
+    # loop, in its own environment (benchmarks/peers/myosuite.py). Only in
+    # --full (and --tasks).
+    benchmark_tasks = tuple(
+        BenchmarkTask(name, full=((1, 1, 1), (16, 8, 2)), steps=steps, limit_steps=steps, peers={"myosuite": name})
+        for name, steps in (("myoElbowPose1D6MRandom-v0", 40000), ("myoHandReachRandom-v0", 8000), ("myoLegWalk-v0", 4000))
+    )
 
     def resolve_options(self, task_id: str, defaults: Mapping[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         # myosuite's forms: weighted_reward_keys {term: weight},
@@ -92,17 +162,35 @@ class Myosuite(Family):
             out["target_jnt_range"] = _table("target_jnt_range", out["target_jnt_range"], 2)
         if "target_reach_range" in out and isinstance(out["target_reach_range"], Mapping):
             out["target_reach_range"] = _table("target_reach_range", out["target_reach_range"], 6)
-        for name in ("target_jnt_value", "fatigue_reset_vec", "weight_range"):
+        for name in ("target_jnt_value", "fatigue_reset_vec", "weight_range", "joint_random_range", "target_rot", "key_init_range"):
             if name in out and hasattr(out[name], "tolist"):
                 out[name] = tuple(float(x) for x in out[name].tolist())
-        if "muscle_condition" in out and out["muscle_condition"] is None:
-            out["muscle_condition"] = ""
+        # MyoDM's reference: a dict (the typed table), or a file's path
+        # (reference_path: a user's relative to the working directory, as
+        # myosuite opens it).
+        if "reference_path" not in defaults:
+            pass
+        elif isinstance(out.get("reference"), (str, os.PathLike)):
+            out["reference_path"] = os.path.abspath(os.fspath(out["reference"]))
+            out["reference"] = {}
+        elif isinstance(out.get("reference"), Mapping):
+            out["reference"] = _reference("reference", out["reference"])
+            out["reference_path"] = ""
+        elif out.get("reference_path"):
+            out.setdefault("reference", {})
+        # myosuite's None: the option's empty value.
+        for name, empty in (("muscle_condition", ""), ("variant", ""), ("target_rot", ())):
+            if name in out and out[name] is None:
+                out[name] = empty
         return out
 
     def fill_internal(self, task_id: str, config: Mapping[str, Any], internal: dict[str, Any]) -> dict[str, Any]:
         model = os.path.join(package_dir(task_id), internal["mujoco_model"])
         if not os.path.exists(model):
             raise FileNotFoundError(f"{task_id}: model file {model} does not exist (myosuite=={MYOSUITE_VERSION} has it)")
+        if "reference_data" in internal and config.get("reference_path"):
+            path = config["reference_path"]
+            internal = {**internal, "reference_data": _reference_file(task_id, path if os.path.isabs(path) else os.path.join(package_dir(task_id), path))}
         return {**internal, "mujoco_model": model, "mujoco_lib": library_path(task_id)}
 
     def network_kind(self, spec: Any) -> NetworkKind:
