@@ -38,6 +38,11 @@ struct EnvSpec {
   // Memory an env uses outside this process (ViZDoom's engine process), for
   // the pool's check that num_envs envs fit in memory before building them.
   int64_t external_bytes_per_env = 0;
+  // Memory an env allocates but touches only as it needs it (MuJoCo's
+  // arena, sized by the model's njmax and nconmax: 1.25 GiB for myosuite's
+  // legs, a few MiB of it used): left out of that check's measure of the
+  // first env, which counts what the allocator handed out.
+  int64_t lazy_bytes_per_env = 0;
   // A step mostly waits on another process (ViZDoom's engine): the pool's
   // default num_threads is then one per env, not one per core.
   bool step_waits_on_process = false;

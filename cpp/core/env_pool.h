@@ -446,8 +446,10 @@ class EnvPool {
       throw std::runtime_error(std::string("failed to create env: ") +
                                e.what());
     }
-    const double one_env = std::max(0.0, system::AllocatedBytes() - before) +
-                           static_cast<double>(spec_.external_bytes_per_env);
+    const double one_env =
+        std::max(0.0, system::AllocatedBytes() - before -
+                          static_cast<double>(spec_.lazy_bytes_per_env)) +
+        static_cast<double>(spec_.external_bytes_per_env);
     CheckFitsInMemory(one_env * (num_envs_ - 1),
                       "for its envs (" + system::FormatBytes(one_env) +
                           " each, measured on the first)",
