@@ -257,3 +257,17 @@ def test_myodm_reseeding_replays_the_construction():
     finally:
         a.close()
         b.close()
+
+
+def test_sixteen_leg_envs_fit_in_memory():
+    # The legs' model asks for a 1.25 GiB arena per mjData (two per env),
+    # which MuJoCo allocates and barely touches: the pool's memory check
+    # leaves it out (EnvSpec::lazy_bytes_per_env), so 16 envs are made
+    # (before, it refused them: "needs about 37.47 GiB").
+    env = envpool_lite.make_gymnasium("myoLegWalk-v0", num_envs=16, num_threads=2, seed=0)
+    try:
+        env.reset()
+        obs, *_ = env.step(np.zeros((16, env.single_action_space.shape[0]), np.float32))
+        assert obs.shape[0] == 16
+    finally:
+        env.close()

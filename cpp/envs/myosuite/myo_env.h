@@ -40,6 +40,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -107,12 +108,38 @@ inline ModelPtr LoadTaskModel(const Config& config) {
         "myosuite package)");
   }
   const Api& api = LoadApi(config.GetString("mujoco_lib"));
-  // A model myosuite edits before compiling it (model_edit.h).
-  if (config.Has("model_edit") && !config.GetString("model_edit").empty()) {
-    return LoadEditedModel(api, config.GetString("mujoco_lib"), path,
-                           config.GetString("model_edit"));
+  const std::string edit =
+      config.Has("model_edit") ? config.GetString("model_edit") : "";
+  // The models compiled last, copied (mj_copyModel: the same arrays) rather
+  // than parsed and compiled again for each env of a pool: myosuite's
+  // models take 20 to 300 ms each to compile.
+  struct Cached {
+    std::string key;
+    ModelPtr model;
+  };
+  static std::mutex mutex;
+  static std::vector<Cached> cache;  // the last few, newest last
+  const std::string key = path + '\n' + edit;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const Cached& c : cache) {
+      if (c.key != key) continue;
+      mjModel* m = api.copy_model(nullptr, c.model.get());
+      if (m == nullptr) throw std::runtime_error("MuJoCo: mj_copyModel failed");
+      return ModelPtr(m, mujoco::ModelDeleter{&api});
+    }
   }
-  return LoadModel(api, path);
+  // A model myosuite edits before compiling it (model_edit.h).
+  ModelPtr model =
+      edit.empty()
+          ? LoadModel(api, path)
+          : LoadEditedModel(api, config.GetString("mujoco_lib"), path, edit);
+  mjModel* copy = api.copy_model(nullptr, model.get());
+  if (copy == nullptr) throw std::runtime_error("MuJoCo: mj_copyModel failed");
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 4) cache.erase(cache.begin());
+  cache.push_back({key, ModelPtr(copy, mujoco::ModelDeleter{&api})});
+  return model;
 }
 
 inline int SiteId(const Api& api, const mjModel* m, const std::string& name,
@@ -230,6 +257,9 @@ class MyoEnv : public Env {
     spec.render_height = height;
     spec.max_episode_steps = limit;
     spec.reward_float64 = true;
+    // Two mjData per env (the robot's and the observed), each with the
+    // model's arena, touched only as far as contacts and constraints need.
+    spec.lazy_bytes_per_env = 2 * static_cast<int64_t>(m->narena);
     return spec;
   }
 

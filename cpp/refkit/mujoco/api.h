@@ -51,6 +51,7 @@ struct Api {
   decltype(&::mj_id2name) id2name = nullptr;
   decltype(&::mj_resetDataKeyframe) reset_data_keyframe = nullptr;
   decltype(&::mj_copyData) copy_data = nullptr;
+  decltype(&::mj_copyModel) copy_model = nullptr;
   decltype(&::mj_loadAllPluginLibraries) load_all_plugin_libraries = nullptr;
 };
 
@@ -108,6 +109,7 @@ inline const Api& LoadApi(const std::string& path) {
   so.Load(&a.id2name, "mj_id2name");
   so.Load(&a.reset_data_keyframe, "mj_resetDataKeyframe");
   so.Load(&a.copy_data, "mj_copyData");
+  so.Load(&a.copy_model, "mj_copyModel");
   so.Load(&a.load_all_plugin_libraries, "mj_loadAllPluginLibraries");
   if (a.version() != mjVERSION_HEADER) {
     throw std::invalid_argument(
