@@ -113,7 +113,7 @@ class ReachEnv : public MyoEnv {
     Rwd("done") = reach_dist > far_th ? 1.0 : 0.0;
   }
 
- private:
+ protected:
   // The tip sites and their "<tip>_target" sites; each range 6 numbers.
   static void Sites(const Config& config, const Api& api, const mjModel* m,
                     std::vector<int>* tips, std::vector<int>* targets) {

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "envs/myosuite/myo_env.h"
+#include "envs/myosuite/quat_math.h"
+#include "envs/myosuite/reach.h"
 #include "refkit/numpy/blas.h"
 #include "refkit/numpy/generator_normal.h"
 
@@ -30,57 +32,35 @@ inline int NamedId(const Api& api, const mjModel* m, int type, const char* name,
   return id;
 }
 
-// walk_v0.ReachEnvV0.
-class LegReachEnv : public MyoEnv {
+// walk_v0.ReachEnvV0: reach_v0's ReachEnvV0 (its observation, sites and
+// ranges) with its own start (the first keyframe, joints drawn in
+// joint_random_range), targets around where the sites start, and rewards.
+class LegReachEnv : public ReachEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig();
-    c.Set("obs_keys", StringList{"qpos", "qvel", "tip_pos", "reach_err"});
+    Config c = ReachEnv::DefaultConfig();
     c.Set("weighted_reward_keys", NamedNumbers{{"reach", {1.0}},
                                                {"bonus", {4.0}},
                                                {"penalty", {50.0}},
                                                {"act_reg", {1.0}}});
-    c.Set("target_reach_range", NamedNumbers{});
     c.Set("joint_random_range", NumberList{0.0, 0.0});
-    c.Set("far_th", 0.35);
     return c;
   }
 
-  static Layout MakeLayout(const Config& config, const mjModel* m) {
-    const int64_t n =
-        3 * static_cast<int64_t>(
-                config.GetNamedNumbers("target_reach_range").size());
-    Layout l;
-    l.obs = {{"qpos", m->nq}, {"qvel", m->nv}};
-    if (m->na > 0) l.obs.push_back({"act", m->na});
-    l.obs.push_back({"tip_pos", n});
-    l.obs.push_back({"target_pos", n});
-    l.obs.push_back({"reach_err", n});
-    l.rwd = {{"reach"},  {"bonus"},           {"act_reg"},       {"penalty"},
-             {"sparse"}, {"solved", 1, true}, {"done", 1, true}, {"dense"}};
-    return l;
-  }
-
   static EnvSpec MakeSpec(const Config& config) {
-    ModelPtr model = LoadTaskModel(config);
-    const Api& api = LoadApi(config.GetString("mujoco_lib"));
-    Check(config, api, model.get(), nullptr, nullptr);
-    return BaseSpec(config, model.get(), MakeLayout(config, model.get()));
+    const NumberList& r = config.GetNumberList("joint_random_range");
+    if (r.size() != 2) {
+      throw std::invalid_argument(
+          "option 'joint_random_range': (low, high) needed");
+    }
+    return ReachEnv::MakeSpec(config);
   }
 
-  LegReachEnv(const Config& config, uint64_t seed)
-      : MyoEnv(config, seed, &MakeLayout) {
-    far_th_ = config.GetFloat("far_th");
-    Check(config, api_, m(), &tip_sids_, &target_sids_);
-    for (const auto& [site, span] :
-         config.GetNamedNumbers("target_reach_range")) {
-      (void)site;
-      ranges_.push_back(span);
-    }
+  LegReachEnv(const Config& config, uint64_t seed) : ReachEnv(config, seed) {
+    if (m()->nkey < 1) throw std::invalid_argument("the model has no keyframe");
     const NumberList& r = config.GetNumberList("joint_random_range");
     joint_low_ = r[0];
     joint_high_ = r[1];
-    Setup();
     // init_qpos, init_qvel: the first keyframe; the skin (geom group 1)
     // transparent; the terrain moved away.
     std::copy(m()->key_qpos, m()->key_qpos + m()->nq, init_qpos_.begin());
@@ -110,7 +90,7 @@ class LegReachEnv : public MyoEnv {
     for (std::size_t s = 0; s < ranges_.size(); ++s) {
       double* pos = m()->site_pos + 3 * target_sids_[s];
       const double* at = d()->site_xpos + 3 * tip_sids_[s];
-      double base[3] = {at[0], at[1], at[2]};
+      const double base[3] = {at[0], at[1], at[2]};
       for (int i = 0; i < 3; ++i) {
         pos[i] = base[i] + rng_.Uniform(ranges_[s][i], ranges_[s][3 + i]);
       }
@@ -126,24 +106,6 @@ class LegReachEnv : public MyoEnv {
   }
 
  protected:
-  void ObsDict() override {
-    std::copy(d()->qpos, d()->qpos + m()->nq, Obs("qpos"));
-    double* qvel = Obs("qvel");
-    for (int i = 0; i < m()->nv; ++i) qvel[i] = d()->qvel[i] * dt_;
-    if (m()->na > 0) std::copy(d()->act, d()->act + m()->na, Obs("act"));
-    double* tip = Obs("tip_pos");
-    double* target = Obs("target_pos");
-    double* err = Obs("reach_err");
-    for (std::size_t s = 0; s < tip_sids_.size(); ++s) {
-      for (int i = 0; i < 3; ++i) {
-        tip[3 * s + i] = d()->site_xpos[3 * tip_sids_[s] + i];
-        target[3 * s + i] = d()->site_xpos[3 * target_sids_[s] + i];
-      }
-    }
-    const int n = 3 * static_cast<int>(tip_sids_.size());
-    for (int i = 0; i < n; ++i) err[i] = target[i] - tip[i];
-  }
-
   void RewardDict() override {
     const int n = 3 * static_cast<int>(tip_sids_.size());
     const double reach_dist = Norm(Obs("reach_err"), n, scratch_.data());
@@ -166,40 +128,13 @@ class LegReachEnv : public MyoEnv {
   }
 
  private:
-  static void Check(const Config& config, const Api& api, const mjModel* m,
-                    std::vector<int>* tips, std::vector<int>* targets) {
-    const NamedNumbers& ranges = config.GetNamedNumbers("target_reach_range");
-    if (ranges.empty()) {
-      throw std::invalid_argument("option 'target_reach_range' is empty");
-    }
-    for (const auto& [site, span] : ranges) {
-      if (span.size() != 6) {
-        throw std::invalid_argument(
-            "option 'target_reach_range': ((low x, y, z), (high x, y, z)) "
-            "needed for '" +
-            site + "'");
-      }
-      const int tip = SiteId(api, m, site, "target_reach_range");
-      const int target = SiteId(api, m, site + "_target", "target_reach_range");
-      if (tips != nullptr) tips->push_back(tip);
-      if (targets != nullptr) targets->push_back(target);
-    }
-    const NumberList& r = config.GetNumberList("joint_random_range");
-    if (r.size() != 2) {
-      throw std::invalid_argument(
-          "option 'joint_random_range': (low, high) needed");
-    }
-    if (m->nkey < 1) {
-      throw std::invalid_argument("the model has no keyframe");
-    }
-  }
-
   // generate_qpos: init_qpos plus a uniform draw for every position, kept
   // at the joints' first positions, clipped to their ranges.
   void GenerateQpos() {
     const int nq = m()->nq;
-    for (int i = 0; i < nq; ++i)
+    for (int i = 0; i < nq; ++i) {
       draws_[i] = rng_.Uniform(joint_low_, joint_high_);
+    }
     std::copy(init_qpos_.begin(), init_qpos_.end(), qpos_.begin());
     for (int j = 0; j < m()->njnt; ++j) {
       const int a = m()->jnt_qposadr[j];
@@ -212,10 +147,7 @@ class LegReachEnv : public MyoEnv {
     }
   }
 
-  double far_th_ = 0.35;
   double joint_low_ = 0.0, joint_high_ = 0.0;
-  std::vector<int> tip_sids_, target_sids_;
-  std::vector<std::vector<double>> ranges_;
   std::vector<double> qpos_, draws_;
 };
 
@@ -448,21 +380,12 @@ class WalkEnv : public MyoEnv {
     return z / PairwiseSum(m()->body_mass, nb);
   }
 
-  // _get_rot_condition: |(quat2mat(qpos[3:7]) @ [1, 0, 0])[0]| > max_rot.
+  // _get_rot_condition: |(quat2mat(qpos[3:7]) @ [1, 0, 0])[0]| > max_rot
+  // (the product with [1, 0, 0] is m00 + m01 * 0 + m02 * 0: m00).
   bool RotCondition() {
-    const double* q = d()->qpos + 3;
-    const double w = q[0], x = q[1], y = q[2], z = q[3];
-    (void)w;
-    (void)x;
-    const double nq = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
-    double m00 = 1.0;  // np.eye(3) where the norm is below float eps
-    if (nq > std::numeric_limits<double>::epsilon()) {
-      const double s = 2.0 / nq;
-      const double Y = y * s, Z = z * s;
-      m00 = 1.0 - (y * Y + z * Z);
-    }
-    // The matrix-vector product with [1, 0, 0]: m00 + m01 * 0 + m02 * 0.
-    return std::abs(m00) > max_rot_;
+    double mat[9];
+    Quat2Mat(d()->qpos + 3, mat);
+    return std::abs(mat[0]) > max_rot_;
   }
 
   // _get_cyclic_rew: |des_angles (float32) - hip flexions|.
