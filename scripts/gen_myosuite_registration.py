@@ -37,6 +37,9 @@ CLASSES = {
     "myosuite.envs.myo.myobase.reorient_sar_v0:Geometries100EnvV0": ("reorient_sar.h", "ReorientGeometries100Env"),
     "myosuite.envs.myo.myobase.reorient_sar_v0:InDistribution": ("reorient_sar.h", "ReorientInDistributionEnv"),
     "myosuite.envs.myo.myobase.reorient_sar_v0:OutofDistribution": ("reorient_sar.h", "ReorientOutofDistributionEnv"),
+    "myosuite.envs.myo.myochallenge.reorient_v0:ReorientEnvV0": ("challenge_reorient.h", "ChallengeReorientEnv"),
+    "myosuite.envs.myo.myochallenge.relocate_v0:RelocateEnvV0": ("challenge_relocate.h", "ChallengeRelocateEnv"),
+    "myosuite.envs.myo.myochallenge.baoding_v1:BaodingEnvV1": ("challenge_baoding.h", "ChallengeBaodingEnv"),
 }
 
 # The type of each option (its C++ default's type).
@@ -73,6 +76,26 @@ TYPES = {
     "variant": "string",
     "goal_th": "double",
     "key_init_range": "numbers",
+    "goal_pos": "numbers",
+    "goal_rot": "numbers",
+    "obj_size_change": "double",
+    "obj_mass_range": "numbers",
+    "obj_friction_change": "numbers",
+    "pos_th": "double",
+    "rot_th": "double",
+    "drop_th": "double",
+    "target_xyz_range": "table",
+    "target_rxryrz_range": "table",
+    "obj_xyz_range": "table",
+    "obj_geom_range": "table",
+    "obj_friction_range": "table",
+    "qpos_noise_range": "double",
+    "proximity_th": "double",
+    "goal_time_period": "numbers",
+    "goal_xrange": "numbers",
+    "goal_yrange": "numbers",
+    "obj_size_range": "numbers",
+    "task_choice": "string",
 }
 
 
@@ -90,10 +113,14 @@ def reference_registry() -> dict:
 
 
 def number(x) -> str:
+    if float(x) in (float("inf"), float("-inf")):  # np.inf (pos_th, rot_th)
+        return ("-" if float(x) < 0 else "") + "std::numeric_limits<double>::infinity()"
     return repr(float(x))
 
 
 def flat(v) -> list:
+    if not isinstance(v, (list, tuple)):  # a scalar entry (relocate's obj_mass_range)
+        return [v]
     out = []
     for x in v:
         out.extend(flat(x) if isinstance(x, (list, tuple)) else [x])
@@ -102,6 +129,8 @@ def flat(v) -> list:
 
 def value(name: str, v) -> str:
     kind = TYPES[name]
+    if kind == "numbers" and isinstance(v, dict):  # relocate's obj_mass_range {high, low}
+        kind = "table"
     if v is None:  # myosuite's None: the option's empty value
         return {"numbers": "NumberList{}", "string": "std::string()", "strings": "StringList{}"}[kind]
     if kind == "int":

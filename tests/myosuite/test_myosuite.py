@@ -16,7 +16,7 @@ IDS = [t for t in envpool_lite.families.task_ids("myosuite") if not t.startswith
 
 def test_ids_and_aliases():
     ids = envpool_lite.families.task_ids("myosuite")
-    assert len(IDS) == 341
+    assert len(IDS) == 365
     for t in IDS:
         assert f"MyoSuite/{t}" in ids  # EnvPool's name for it
 
@@ -119,6 +119,47 @@ OPTIONS = [
     ("myoLegHillyTerrainWalk-v0", {"variant": None, "reset_type": "random"}),
     ("myoLegStairTerrainWalk-v0", {"variant": None}),
     ("myoLegStandRandom-v0", {"joint_random_range": (-0.1, 0.3), "far_th": 0.2}),
+    # MyoChallenge: the die's randomisation, thresholds and terms; the
+    # relocation's object randomisation and None options; Baoding's random
+    # task and ball randomisation.
+    (
+        "myoChallengeDieReorientP2-v0",
+        {
+            "obj_size_change": 0.01,
+            "obj_friction_change": (0.1, 0.002, 0.0),
+            "goal_rot": (-1.0, 0.5),
+            "drop_th": 0.1,
+            "weighted_reward_keys": {"pos_dist": 1.0, "bonus": 2.0, "penalty": 3.0, "act_reg": 1.0, "done": 1.0},
+            "obs_keys": ["hand_qpos", "rot_err", "time"],
+        },
+    ),
+    ("myoChallengeDieReorientP1-v0", {"muscle_condition": "fatigue", "fatigue_reset_random": True, "goal_pos": (-0.02, 0.03), "obj_mass_range": (0.05, 0.2)}),
+    (
+        "myoChallengeRelocateP2-v0",
+        {
+            "obj_geom_range": {"high": [0.02, 0.02, 0.022], "low": [0.01, 0.012, 0.015]},
+            "obj_mass_range": {"high": 0.1, "low": 0.05},
+            "obj_friction_range": {"high": [1.1, 0.006, 0.0001], "low": [0.9, 0.004, 0.0001]},
+            "qpos_noise_range": 0.012,
+            "drop_th": 0.6,
+        },
+    ),
+    (
+        "myoChallengeRelocateP2-v0",
+        {"obj_xyz_range": None, "qpos_noise_range": None, "weighted_reward_keys": {"pos_dist": 1.0, "act_reg": 2.0, "done": 1.0}, "obs_keys": ["reach_err", "palm_pos", "hand_qpos_corrected", "time"]},
+    ),
+    ("myoChallengeBaodingP1-v1", {"task_choice": "random", "obj_size_range": (0.02, 0.023), "goal_time_period": (3, 7), "proximity_th": 0.03}),
+    (
+        "myoChallengeBaodingP2-v1",
+        {
+            "obj_friction_change": None,
+            "obj_mass_range": None,
+            "frame_skip": 5,
+            "drop_th": 1.3,
+            "obs_keys": ["target1_err", "act", "time"],
+            "weighted_reward_keys": {"pos_dist_1": 1.0, "sparse": 1.0, "solved": 2.0, "done": 1.0},
+        },
+    ),
 ]
 
 

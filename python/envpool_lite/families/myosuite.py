@@ -162,7 +162,26 @@ class Myosuite(Family):
             out["target_jnt_range"] = _table("target_jnt_range", out["target_jnt_range"], 2)
         if "target_reach_range" in out and isinstance(out["target_reach_range"], Mapping):
             out["target_reach_range"] = _table("target_reach_range", out["target_reach_range"], 6)
-        for name in ("target_jnt_value", "fatigue_reset_vec", "weight_range", "joint_random_range", "target_rot", "key_init_range"):
+        # MyoChallenge's {"high": ..., "low": ...} ranges (relocate).
+        for name in ("target_xyz_range", "target_rxryrz_range", "obj_xyz_range", "obj_geom_range", "obj_mass_range", "obj_friction_range"):
+            if isinstance(out.get(name), Mapping):
+                out[name] = _table(name, out[name], 0)
+        for name in (
+            "target_jnt_value",
+            "fatigue_reset_vec",
+            "weight_range",
+            "joint_random_range",
+            "target_rot",
+            "key_init_range",
+            "goal_pos",
+            "goal_rot",
+            "obj_mass_range",
+            "obj_friction_change",
+            "goal_time_period",
+            "goal_xrange",
+            "goal_yrange",
+            "obj_size_range",
+        ):
             if name in out and hasattr(out[name], "tolist"):
                 out[name] = tuple(float(x) for x in out[name].tolist())
         # MyoDM's reference: a dict (the typed table), or a file's path
@@ -179,7 +198,12 @@ class Myosuite(Family):
         elif out.get("reference_path"):
             out.setdefault("reference", {})
         # myosuite's None: the option's empty value.
-        for name, empty in (("muscle_condition", ""), ("variant", ""), ("target_rot", ())):
+        none_empty: list[tuple[str, Any]] = [("muscle_condition", ""), ("variant", ""), ("target_rot", ())]
+        if "qpos_noise_range" in defaults:  # relocate: None is no offset
+            none_empty += [("qpos_noise_range", 0.0), ("obj_xyz_range", {}), ("obj_geom_range", {}), ("obj_mass_range", {}), ("obj_friction_range", {})]
+        if "task_choice" in defaults:  # Baoding: None is no randomisation
+            none_empty += [("obj_size_range", ()), ("obj_mass_range", ()), ("obj_friction_change", ())]
+        for name, empty in none_empty:
             if name in out and out[name] is None:
                 out[name] = empty
         return out
