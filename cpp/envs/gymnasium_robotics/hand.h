@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "envs/gymnasium_robotics/robot_env.h"
+#include "refkit/numpy/quat2mat.h"
 
 // numpy's Generator.standard_normal (its ziggurat), from numpy's own random C
 // library, as refkit/gymnasium/mujoco_env.h declares it.
@@ -82,32 +83,6 @@ inline void Euler2Mat(const NumpyMath& np, const double* e, double* m) {
   m[2] = -sj;
   m[1] = cj * si;
   m[0] = cj * ci;
-}
-
-// quat2mat(quat), row-major (the identity where the norm is below eps).
-inline void Quat2Mat(const double* q, double* m) {
-  const double w = q[0], x = q[1], y = q[2], z = q[3];
-  const double sq[4] = {w * w, x * x, y * y, z * z};
-  const double nq = PairwiseSum(sq, 4);  // np.sum(quat * quat, axis=-1)
-  if (!(nq > std::numeric_limits<double>::epsilon())) {
-    const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    std::copy(eye, eye + 9, m);
-    return;
-  }
-  const double s = 2.0 / nq;
-  const double X = x * s, Y = y * s, Z = z * s;
-  const double wX = w * X, wY = w * Y, wZ = w * Z;
-  const double xX = x * X, xY = x * Y, xZ = x * Z;
-  const double yY = y * Y, yZ = y * Z, zZ = z * Z;
-  m[0] = 1.0 - (yY + zZ);
-  m[1] = xY - wZ;
-  m[2] = xZ + wY;
-  m[3] = xY + wZ;
-  m[4] = 1.0 - (xX + zZ);
-  m[5] = yZ - wX;
-  m[6] = xZ - wY;
-  m[7] = yZ + wX;
-  m[8] = 1.0 - (xX + yY);
 }
 
 // manipulate.py's quat_from_angle_and_axis(angle, axis): axis normalised,

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "refkit/numpy/loops.h"
+#include "refkit/numpy/quat2mat.h"
 
 namespace envpool_lite {
 namespace myosuite {
@@ -243,32 +244,6 @@ inline void Mat2Quat(const NumpyLapack& lapack, const double* mat, double* q) {
   if (q[0] < 0) {
     for (int i = 0; i < 4; ++i) q[i] = q[i] * -1.0;
   }
-}
-
-// quat_math.quat2mat of (w, x, y, z): row-major 3x3 (the identity for a
-// quaternion of norm^2 <= eps).
-inline void Quat2Mat(const double* quat, double* mat) {
-  const double w = quat[0], x = quat[1], y = quat[2], z = quat[3];
-  double sq[4] = {w * w, x * x, y * y, z * z};
-  const double nq = PairwiseSum(sq, 4);
-  if (!(nq > kFloatEps)) {
-    for (int i = 0; i < 9; ++i) mat[i] = i % 4 == 0 ? 1.0 : 0.0;
-    return;
-  }
-  const double s = 2.0 / nq;
-  const double X = x * s, Y = y * s, Z = z * s;
-  const double wX = w * X, wY = w * Y, wZ = w * Z;
-  const double xX = x * X, xY = x * Y, xZ = x * Z;
-  const double yY = y * Y, yZ = y * Z, zZ = z * Z;
-  mat[0] = 1.0 - (yY + zZ);
-  mat[1] = xY - wZ;
-  mat[2] = xZ + wY;
-  mat[3] = xY + wZ;
-  mat[4] = 1.0 - (xX + zZ);
-  mat[5] = yZ - wX;
-  mat[6] = xZ - wY;
-  mat[7] = yZ + wX;
-  mat[8] = 1.0 - (xX + yY);
 }
 
 // quat_math.mat2euler of a row-major 3x3 matrix (np.where's both branches
