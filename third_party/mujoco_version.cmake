@@ -7,7 +7,8 @@
 # Fetches the mujoco==<version> wheel by name through pip (third_party/
 # fetch_wheel.cmake: the CPython 3.11 manylinux wheel, whatever Python
 # builds; the C library and headers are the same in each of a release's
-# wheels) and defines the INTERFACE target <target>: that version's headers
+# wheels. 3.3.0's wheels are manylinux2014, 3.6.0's manylinux_2_28, and
+# pip matches each --platform exactly, so both are named) and defines the INTERFACE target <target>: that version's headers
 # (mjModel and mjData as that library lays them out), numpy's headers and
 # random C library, and ENVPOOL_LITE_MUJOCO_VERSION="<version>". The family
 # compiles against it in a shared library of its own whose symbols stay
@@ -25,7 +26,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/fetch_wheel.cmake)
 function(envpool_lite_mujoco_version version target)
   envpool_lite_fetch_wheel("MuJoCo ${version}" "mujoco==${version}" _dir
     PIP_ARGS --python-version 311 --implementation cp --abi cp311
-             --platform manylinux_2_28_x86_64
+             --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64
     PATTERNS "mujoco/include/*" "mujoco/libmujoco.so.${version}"
              "mujoco/plugin/*")
   if(NOT _dir)
