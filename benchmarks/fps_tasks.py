@@ -17,7 +17,7 @@ import envpool_lite.families
 from envpool_lite.families import BenchmarkTask, plugin
 
 #: The families in the order of fps.py's table (the headline tasks first).
-FAMILIES = ("classic_control", "toy_text", "vizdoom", "atari", "mujoco", "dm_control", "box2d", "procgen", "minigrid", "gymnasium_robotics", "metaworld", "highway", "pgx")
+FAMILIES = ("classic_control", "toy_text", "vizdoom", "atari", "mujoco", "dm_control", "box2d", "procgen", "minigrid", "gymnasium_robotics", "metaworld", "myosuite", "highway", "pgx")
 
 
 def collect() -> dict[str, BenchmarkTask]:
