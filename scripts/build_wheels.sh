@@ -47,7 +47,10 @@ for v in "${pythons[@]}"; do
     --config-settings=build-dir="build/wheel-{wheel_tag}" .
   echo "wheels: built in $((SECONDS - start)) s $(compiler_cache_stats)"
   rm -f dist/envpool_lite-*-"$tag"-"$tag"-*.whl
-  auditwheel repair -w dist "$raw"/envpool_lite-*-"$tag"-"$tag"-linux_x86_64.whl
+  # --exclude: a family's own MuJoCo (envpool_lite/_mujoco/libmujoco.so.X)
+  # is in the wheel already, and its mesh decoder plugins name it: the
+  # family loads the library, then the plugins, which find it loaded.
+  auditwheel repair --exclude 'libmujoco.so.*' -w dist "$raw"/envpool_lite-*-"$tag"-"$tag"-linux_x86_64.whl
 done
 
 # The tags say where the wheels install: pip (asked as if it ran elsewhere)
