@@ -52,6 +52,6 @@ def run_myosuite_loop(task: BenchmarkTask, cfg: Config, steps: int) -> float:
         raise Skip(f"myosuite 2.12.2 not installed in {root} (bash scripts/setup_compat.sh)", missing=True)
     import subprocess
 
-    env = dict(os.environ, PYTHONPATH=str(root))
+    env = dict(os.environ, PYTHONPATH=str(root), GIT_PYTHON_REFRESH="quiet")  # myosuite's GitPython, without git
     out = subprocess.run([sys.executable, "-c", _MYOSUITE_LOOP, name, str(steps)], env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])

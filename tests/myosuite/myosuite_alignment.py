@@ -52,7 +52,9 @@ def require_oracle() -> None:
 
 def reference(command: str, request: Any, timeout: float = 1500) -> Any:
     """Runs myosuite_reference.py `command` with `request` on its stdin."""
-    env = {**os.environ, "PYTHONPATH": str(ORACLE)}
+    # GIT_PYTHON_REFRESH=quiet: myosuite imports GitPython, which fails at
+    # import where no git program is installed (the clean room).
+    env = {**os.environ, "PYTHONPATH": str(ORACLE), "GIT_PYTHON_REFRESH": "quiet"}
     out = subprocess.run([sys.executable, str(SCRIPT), command], input=json.dumps(request), capture_output=True, text=True, timeout=timeout, env=env)
     if out.returncode != 0:
         raise AssertionError(f"the reference failed:\n{out.stderr[-4000:]}")
