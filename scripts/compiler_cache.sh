@@ -1,7 +1,12 @@
 # Sourced by the scripts that compile (scripts/setup.sh, scripts/build_wheels.sh,
 # make test-cpp): CMake then compiles through ccache, Debian's compiler cache
-# (setup.sh installs it), with the cache in build/ccache, so that a fresh
-# clone starts with an empty one and `make clean` empties it.
+# (setup.sh installs it), with the cache outside the clone, in
+# /var/cache/envpool_lite/ccache (CCACHE_DIR chooses another; build/ccache
+# where that folder cannot be made), so that every clone on the machine
+# shares it: CI's fresh clone compiles only what changed since the last
+# build of any clone. ccache keys each object on the compiler, its flags
+# and the preprocessed source, so a shared cache never hands out an object
+# of other sources.
 #
 # The editable build and the three wheels of make wheels compile the same
 # C++: the envs (nine tenths of the compile) do not depend on the Python, and
@@ -15,7 +20,11 @@
 # version change. Without ccache everything still builds, only slower.
 if command -v ccache >/dev/null 2>&1; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
-  export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}" CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+  if [ -z "${CCACHE_DIR:-}" ]; then
+    CCACHE_DIR=/var/cache/envpool_lite/ccache
+    mkdir -p "$CCACHE_DIR" 2>/dev/null && [ -w "$CCACHE_DIR" ] || CCACHE_DIR=$PWD/build/ccache
+  fi
+  export CCACHE_DIR CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 fi
 # One line of the cache's figures since the last `ccache -z` (nothing
 # without ccache).

@@ -40,6 +40,7 @@ CLASSES = {
     "myosuite.envs.myo.myochallenge.reorient_v0:ReorientEnvV0": ("challenge_reorient.h", "ChallengeReorientEnv"),
     "myosuite.envs.myo.myochallenge.relocate_v0:RelocateEnvV0": ("challenge_relocate.h", "ChallengeRelocateEnv"),
     "myosuite.envs.myo.myochallenge.baoding_v1:BaodingEnvV1": ("challenge_baoding.h", "ChallengeBaodingEnv"),
+    "myosuite.envs.myo.myochallenge.bimanual_v0:BimanualEnvV1": ("challenge_bimanual.h", "ChallengeBimanualEnv"),
 }
 
 # The type of each option (its C++ default's type).
@@ -96,6 +97,8 @@ TYPES = {
     "goal_yrange": "numbers",
     "obj_size_range": "numbers",
     "task_choice": "string",
+    "obj_scale_change": "numbers",
+    "obj_mass_change": "numbers",
 }
 
 

@@ -5,7 +5,8 @@ The reference runs on the mujoco myosuite pins (3.6.0) and a gymnasium below
 scripts/setup_compat.sh installs them into build/compat/myosuite_oracle
 (tests/compat/myosuite_oracle.txt), and tests/myosuite/myosuite_reference.py
 steps the reference envs in a subprocess with that folder first on its path
-(numpy stays the venv's own).
+(with numpy 2.3: tests/compat/myosuite_oracle.txt says why; the family's own
+numpy loops are the venv's numpy 2.4).
 
 The reference of env i of a pool seeded s is `gym.make(task_id, seed=s + i,
 **options)` (myosuite seeds its generator at construction; reset(seed=...)

@@ -104,6 +104,11 @@ def rollout(request: dict[str, Any]) -> list[list[dict[str, Any]]]:
         # MyoDM's reference dict: numpy arrays, as myosuite registers it
         # (JSON brings lists).
         kwargs["reference"] = {k: np.asarray(v) for k, v in kwargs["reference"].items()}
+    for key in ("start_center", "goal_center", "start_shifts", "goal_shifts"):
+        if isinstance(kwargs.get(key), list):
+            # BimanualEnvV1's: numpy arrays, as its defaults are (a list
+            # breaks its obs dict: expand_dims indexes it with a tuple).
+            kwargs[key] = np.asarray(kwargs[key])
     if request.get("max_episode_steps"):
         kwargs["max_episode_steps"] = request["max_episode_steps"]
     result = []

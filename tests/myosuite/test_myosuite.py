@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scope
-from myosuite_alignment import ORACLE, align, reference, require_oracle
+from myosuite_alignment import ORACLE, actions_for, align, reference, require_oracle
 
 import envpool_lite
 from envpool_lite import _core
@@ -17,7 +17,7 @@ IDS = [t for t in envpool_lite.families.task_ids("myosuite") if not t.startswith
 
 def test_ids_and_aliases():
     ids = envpool_lite.families.task_ids("myosuite")
-    assert len(IDS) == 365
+    assert len(IDS) == 368
     for t in IDS:
         assert f"MyoSuite/{t}" in ids  # EnvPool's name for it
 
@@ -149,6 +149,23 @@ OPTIONS = [
         "myoChallengeRelocateP2-v0",
         {"obj_xyz_range": None, "qpos_noise_range": None, "weighted_reward_keys": {"pos_dist": 1.0, "act_reg": 2.0, "done": 1.0}, "obs_keys": ["reach_err", "palm_pos", "hand_qpos_corrected", "time"]},
     ),
+    # The bimanual pass: other pillars, no randomisation of the box, other
+    # terms and keys; unnormalised actions (its robotic actuators too),
+    # fatigue.
+    (
+        "myoChallengeBimanual-v0",
+        {
+            "obj_scale_change": None,
+            "obj_mass_change": None,
+            "obj_friction_change": None,
+            "start_center": (-0.38, -0.22, 1.04),
+            "goal_shifts": (0.05, 0.05, 0.01),
+            "proximity_th": 0.3,
+            "weighted_reward_keys": {"reach_dist": -0.2, "lift_height": 1.0, "fin_open": 1.0, "goal_dist": -1.0},
+            "obs_keys": ["time", "MPL_ori_err", "max_force", "touching_body", "pass_err"],
+        },
+    ),
+    ("myoChallengeBimanual-v0", {"normalize_act": False, "frame_skip": 3, "muscle_condition": "fatigue", "fatigue_reset_random": True}),
     ("myoChallengeBaodingP1-v1", {"task_choice": "random", "obj_size_range": (0.02, 0.023), "goal_time_period": (3, 7), "proximity_th": 0.03}),
     (
         "myoChallengeBaodingP2-v1",
@@ -234,6 +251,45 @@ def test_registry_matches_reference():
     missing = sorted(set(ref) - set(IDS))
     # Not yet in this family (docs/families/myosuite.md lists them).
     assert len(missing) == 398 - len(IDS)
+
+
+def test_bimanual_dropped_box_ends_the_episode():
+    # The start pillar lowered under the box (keyframe 2 holds it at 1.13
+    # m): it falls below 0.3 m, which ends the episode and sets the info's
+    # time to 10.0 (myosuite overwrites obs_dict["time"]); aligned through
+    # that end and the next episode, with the actions align() drives both
+    # sides with.
+    options = {"start_center": (-0.4, -0.25, 0.2), "start_shifts": (0.0, 0.0, 0.0)}
+    steps, seed = 70, 2
+    env = envpool_lite.make_gymnasium("myoChallengeBimanual-v0", num_envs=1, seed=seed, max_episode_steps=200, **options)
+    try:
+        env.reset()
+        ends = []
+        for t, a in enumerate(actions_for(env.spec, 1, steps, seed + 17)[0]):
+            _, _, terminated, _, info = env.step(a[None])
+            if terminated[0]:
+                ends.append((t, float(info["time"][0]), float(info["obs_dict"]["obj_pos"][0][2])))
+    finally:
+        env.close()
+    assert ends, "the box did not fall"
+    assert ends[0][1] == 10.0 and ends[0][2] < 0.3 and ends[0][0] < steps - 5, ends
+    align([{"task_id": "myoChallengeBimanual-v0", "steps": steps, "num_envs": 1, "seed": seed, "max_episode_steps": 200, "kwargs": options, "reference_kwargs": options}])
+
+
+BIMANUAL_BAD = [
+    ({"obj_mass_change": (0.1, -0.1)}, "obj_mass_change"),
+    ({"obj_scale_change": (-0.1, 0.0, 0.0)}, "obj_scale_change"),
+    ({"obj_friction_change": (0.1, 0.001)}, "obj_friction_change"),
+    ({"start_center": (0.0, 1.0)}, "start_center"),
+    ({"goal_shifts": (0.0, float("nan"), 0.0)}, "goal_shifts"),
+    ({"task_choice": "sometimes"}, "task_choice"),
+]
+
+
+@pytest.mark.parametrize(("options", "name"), BIMANUAL_BAD)
+def test_bimanual_bad_options(options, name):
+    with pytest.raises((ValueError, TypeError), match=name):
+        envpool_lite.make_gymnasium("myoChallengeBimanual-v0", num_envs=1, **options)
 
 
 def test_reseeding_reset_is_a_new_env():

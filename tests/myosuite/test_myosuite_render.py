@@ -27,6 +27,8 @@ CASES = [
     ("myoElbowPose1D6MRandom-v0", 640, 480, -1),
     ("myoHandReachRandom-v0", 160, 120, -1),
     ("myoLegStairTerrainWalk-v0", 96, 64, -1),
+    # The bimanual pass: its box's mesh rotated and centred at the setup.
+    ("myoChallengeBimanual-v0", 200, 150, -1),
 ]
 
 

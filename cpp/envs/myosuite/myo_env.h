@@ -457,6 +457,13 @@ class MyoEnv : public Env {
   }
   void ResetToInit() { ResetTo(init_qpos_.data(), init_qvel_.data()); }
 
+  // A task's own mapping of the controls before BaseV0.step (its step()
+  // override; Bimanual maps its robotic actuators): the action's float32
+  // copy (f32), or MujocoEnv._setup's float64 zeros.
+  virtual void MapControls(bool f32, float* ctrl_f32, double* ctrl_f64) {
+    (void)f32, (void)ctrl_f32, (void)ctrl_f64;
+  }
+
   // The obs dict from the env's data (get_obs_dict), into obs_dict_.
   virtual void ObsDict() = 0;
   // The reward terms (get_reward_dict), into rwd_dict_ (not "dense").
@@ -632,6 +639,7 @@ class MyoEnv : public Env {
   // float32, as the user's array is) or ctrl_f64_ (MujocoEnv._setup's
   // zeros, float64).
   void StepControls(bool f32) {
+    MapControls(f32, ctrl_f32_.data(), ctrl_f64_.data());
     const int nu = m()->nu;
     bool normalized = normalize_act_;
     if (m()->na > 0 && normalize_act_) {

@@ -3,6 +3,7 @@
 // included), as typed options. Written by scripts/gen_myosuite_registration.py
 // from the reference's registry; tests/myosuite/test_myosuite.py checks it.
 #include "envs/myosuite/challenge_baoding.h"
+#include "envs/myosuite/challenge_bimanual.h"
 #include "envs/myosuite/challenge_relocate.h"
 #include "envs/myosuite/challenge_reorient.h"
 #include "envs/myosuite/key_turn.h"
@@ -1938,6 +1939,38 @@ void RegisterTasks(Registry& registry) {
        {"normalize_act", true},
        {"frame_skip", int64_t{5}},
        {"muscle_condition", std::string("reafferentation")}});
+  AddTask<ChallengeBimanualEnv>(
+      registry, "myoChallengeBimanual-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_bionic_bimanual.xml")},
+       {"max_episode_steps", int64_t{1000}},
+       {"normalize_act", true},
+       {"frame_skip", int64_t{5}},
+       {"obj_scale_change", NumberList{0.1, 0.05, 0.1}},
+       {"obj_mass_change", NumberList{-0.05, 0.05}},
+       {"obj_friction_change", NumberList{0.1, 0.001, 2e-05}}});
+  AddTask<ChallengeBimanualEnv>(
+      registry, "myoSarcChallengeBimanual-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_bionic_bimanual.xml")},
+       {"max_episode_steps", int64_t{1000}},
+       {"normalize_act", true},
+       {"frame_skip", int64_t{5}},
+       {"obj_scale_change", NumberList{0.1, 0.05, 0.1}},
+       {"obj_mass_change", NumberList{-0.05, 0.05}},
+       {"obj_friction_change", NumberList{0.1, 0.001, 2e-05}},
+       {"muscle_condition", std::string("sarcopenia")}});
+  AddTask<ChallengeBimanualEnv>(
+      registry, "myoFatiChallengeBimanual-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_bionic_bimanual.xml")},
+       {"max_episode_steps", int64_t{1000}},
+       {"normalize_act", true},
+       {"frame_skip", int64_t{5}},
+       {"obj_scale_change", NumberList{0.1, 0.05, 0.1}},
+       {"obj_mass_change", NumberList{-0.05, 0.05}},
+       {"obj_friction_change", NumberList{0.1, 0.001, 2e-05}},
+       {"muscle_condition", std::string("fatigue")}});
   AddTask<ChallengeRelocateEnv>(
       registry, "myoChallengeRelocateP1-v0",
       {{"mujoco_model", std::string("envs/myo/assets/arm/myoarm_relocate.xml")},

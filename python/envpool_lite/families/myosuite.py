@@ -203,6 +203,8 @@ class Myosuite(Family):
             none_empty += [("qpos_noise_range", 0.0), ("obj_xyz_range", {}), ("obj_geom_range", {}), ("obj_mass_range", {}), ("obj_friction_range", {})]
         if "task_choice" in defaults:  # Baoding: None is no randomisation
             none_empty += [("obj_size_range", ()), ("obj_mass_range", ()), ("obj_friction_change", ())]
+        if "obj_scale_change" in defaults:  # Bimanual: None is no change
+            none_empty += [("obj_scale_change", ()), ("obj_mass_change", ()), ("obj_friction_change", ())]
         for name, empty in none_empty:
             if name in out and out[name] is None:
                 out[name] = empty
