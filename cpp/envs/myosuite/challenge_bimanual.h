@@ -101,9 +101,9 @@ class ChallengeBimanualEnv : public MyoEnv {
              {"reach_err", 3},
              {"pass_err", 3}};
     if (m->na > 0) l.obs.push_back({"act", m->na});
-    l.rwd = {{"reach_dist"},     {"act"},       {"fin_open"},
-             {"fin_dis"},        {"lift_bonus"}, {"lift_height"},
-             {"pass_err"},       {"sparse"},    {"goal_dist"},
+    l.rwd = {{"reach_dist"},      {"act"},           {"fin_open"},
+             {"fin_dis"},         {"lift_bonus"},    {"lift_height"},
+             {"pass_err"},        {"sparse"},        {"goal_dist"},
              {"solved", 1, true}, {"done", 1, true}, {"dense"}};
     return l;
   }
@@ -314,7 +314,8 @@ class ChallengeBimanualEnv : public MyoEnv {
     site("fin4", ids_.fin[4]);
     double* rpalm = Obs("Rpalm_pos");
     for (int i = 0; i < 3; ++i) {
-      rpalm[i] = (x[3 * ids_.rpalm1_site + i] + x[3 * ids_.rpalm2_site + i]) / 2;
+      rpalm[i] =
+          (x[3 * ids_.rpalm1_site + i] + x[3 * ids_.rpalm2_site + i]) / 2;
     }
     double* ori = Obs("MPL_ori");
     Mat2Euler(np_, dd->site_xmat + 9 * ids_.rpalm1_site, ori);
@@ -348,7 +349,8 @@ class ChallengeBimanualEnv : public MyoEnv {
     double fin_open = 0.0, fin_dis = 0.0;
     for (const char* key : {"fin0", "fin1", "fin2", "fin3", "fin4"}) {
       const double* f = Obs(key);
-      const double to_palm[3] = {f[0] - palm[0], f[1] - palm[1], f[2] - palm[2]};
+      const double to_palm[3] = {f[0] - palm[0], f[1] - palm[1],
+                                 f[2] - palm[2]};
       const double to_obj[3] = {f[0] - obj[0], f[1] - obj[1], f[2] - obj[2]};
       fin_open = fin_open + Norm(to_palm, 3, s);
       fin_dis = fin_dis + Norm(to_obj, 3, s);
@@ -474,9 +476,10 @@ class ChallengeBimanualEnv : public MyoEnv {
     const double xy = x * y, zw = z * w, xz = x * z, yw = y * w, yz = y * z,
                  xw = x * w;
     // The matrix's transpose, row-major: vectors (rows x 3) . it.
-    const double mt[9] = {x2 - y2 - z2 + w2, 2 * (xy + zw), 2 * (xz - yw),
-                          2 * (xy - zw),     -x2 + y2 - z2 + w2, 2 * (yz + xw),
-                          2 * (xz + yw),     2 * (yz - xw), -x2 - y2 + z2 + w2};
+    const double mt[9] = {
+        x2 - y2 - z2 + w2, 2 * (xy + zw),      2 * (xz - yw),
+        2 * (xy - zw),     -x2 + y2 - z2 + w2, 2 * (yz + xw),
+        2 * (xz + yw),     2 * (yz - xw),      -x2 - y2 + z2 + w2};
     std::vector<double> in(3 * static_cast<std::size_t>(count));
     std::vector<double> out(in.size());
     for (float* array : {mm->mesh_vert, mm->mesh_normal}) {
