@@ -292,6 +292,23 @@ def test_bimanual_bad_options(options, name):
         envpool_lite.make_gymnasium("myoChallengeBimanual-v0", num_envs=1, **options)
 
 
+# The challenges' ranges, held to Generator.uniform's own checks at make()
+# (myosuite meets them at its first reset).
+CHALLENGE_BAD = [
+    ("myoChallengeDieReorientP1-v0", {"goal_pos": (0.1, -0.1)}, "goal_pos"),
+    ("myoChallengeDieReorientP2-v0", {"obj_size_change": -0.01}, "obj_size_change"),
+    ("myoChallengeRelocateP2-v0", {"obj_mass_range": {"high": 0.05, "low": 0.1}}, "obj_mass_range"),
+    ("myoChallengeBaodingP1-v1", {"goal_time_period": (7, 3)}, "goal_time_period"),
+    ("myoChallengeBaodingP2-v1", {"obj_friction_change": (float("inf"), 0.0, 0.0)}, "obj_friction_change"),
+]
+
+
+@pytest.mark.parametrize(("task_id", "options", "name"), CHALLENGE_BAD)
+def test_challenge_bad_ranges(task_id, options, name):
+    with pytest.raises(ValueError, match=name):
+        envpool_lite.make_gymnasium(task_id, num_envs=1, **options)
+
+
 def test_reseeding_reset_is_a_new_env():
     # reset(seed=s) makes env i what gym.make(id, seed=s + i) makes
     # (myosuite seeds at construction only).

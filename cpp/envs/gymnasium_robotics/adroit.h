@@ -16,6 +16,7 @@
 
 #include "envs/gymnasium_robotics/robot_env.h"
 #include "refkit/gymnasium/mujoco_env.h"
+#include "refkit/numpy/rotations.h"
 
 namespace envpool_lite {
 namespace gymnasium_robotics {
@@ -229,7 +230,7 @@ class AdroitEnv : public mujoco::MujocoEnv {
         }
         add(Site(grasp_site_), 3);
         add(data_->xpos + 3 * obj_body_, 3);
-        Quat2Euler(data_->xquat + 4 * obj_body_, obs + k);
+        Quat2Euler(np_, data_->xquat + 4 * obj_body_, obs + k);
         k += 3;
         add(Site(target_site_), 3);
         obs[k++] = mujoco::Clip(data_->sensordata[nail_sensor_], -1.0, 1.0);
@@ -415,38 +416,6 @@ class AdroitEnv : public mujoco::MujocoEnv {
     quat[3] = cj * sc - sj * cs;
     quat[2] = -(cj * ss + sj * cc);
     quat[1] = cj * cs - sj * sc;
-  }
-
-  // rotations.quat2euler = mat2euler(quat2mat(quat)).
-  void Quat2Euler(const double* quat, double* euler) const {
-    const double w = quat[0], x = quat[1], y = quat[2], z = quat[3];
-    const double sq[4] = {w * w, x * x, y * y, z * z};
-    const double nq = PairwiseSum(sq, 4);  // np.sum(quat * quat, axis=-1)
-    double mat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};  // np.eye(3)
-    if (nq > std::numeric_limits<double>::epsilon()) {
-      const double s = 2.0 / nq;
-      const double X = x * s, Y = y * s, Z = z * s;
-      const double wX = w * X, wY = w * Y, wZ = w * Z;
-      const double xX = x * X, xY = x * Y, xZ = x * Z;
-      const double yY = y * Y, yZ = y * Z, zZ = z * Z;
-      mat[0] = 1.0 - (yY + zZ);
-      mat[1] = xY - wZ;
-      mat[2] = xZ + wY;
-      mat[3] = xY + wZ;
-      mat[4] = 1.0 - (xX + zZ);
-      mat[5] = yZ - wX;
-      mat[6] = xZ - wY;
-      mat[7] = yZ + wX;
-      mat[8] = 1.0 - (xX + yY);
-    }
-    // mat2euler
-    constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
-    const double cy = std::sqrt(mat[8] * mat[8] + mat[5] * mat[5]);
-    const bool condition = cy > kEps4;
-    euler[2] = condition ? -np_.Arctan2(mat[1], mat[0])
-                         : -np_.Arctan2(-mat[3], mat[4]);
-    euler[1] = -np_.Arctan2(-mat[2], cy);
-    euler[0] = condition ? -np_.Arctan2(mat[5], mat[8]) : 0.0;
   }
 
   NumpyMath np_;

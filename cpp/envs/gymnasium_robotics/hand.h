@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "envs/gymnasium_robotics/robot_env.h"
-#include "refkit/numpy/quat2mat.h"
+#include "refkit/numpy/rotations.h"
 
 // numpy's Generator.standard_normal (its ziggurat), from numpy's own random C
 // library, as refkit/gymnasium/mujoco_env.h declares it.

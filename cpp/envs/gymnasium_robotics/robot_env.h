@@ -31,6 +31,7 @@
 #include "refkit/numpy/blas.h"
 #include "refkit/numpy/loops.h"
 #include "refkit/numpy/random.h"
+#include "refkit/numpy/rotations.h"
 
 namespace envpool_lite {
 namespace gymnasium_robotics {
@@ -243,13 +244,7 @@ class MujocoSim {
 
   // rotations.mat2euler of a row-major 3x3 matrix.
   void Mat2Euler(const double* mat, double* euler) const {
-    constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
-    const double cy = std::sqrt(mat[8] * mat[8] + mat[5] * mat[5]);
-    const bool condition = cy > kEps4;
-    euler[2] = condition ? -np_.Arctan2(mat[1], mat[0])
-                         : -np_.Arctan2(-mat[3], mat[4]);
-    euler[1] = -np_.Arctan2(-mat[2], cy);
-    euler[0] = condition ? -np_.Arctan2(mat[5], mat[8]) : 0.0;
+    envpool_lite::Mat2Euler(np_, mat, euler);
   }
 
   // np.linalg.norm of a vector (no axis): sqrt of its BLAS's ddot.

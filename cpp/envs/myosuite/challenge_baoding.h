@@ -282,20 +282,6 @@ class ChallengeBaodingEnv : public MyoEnv {
           "(myosuite's goal trajectory has 1000 points; its step 1001 raises "
           "IndexError)");
     }
-    auto range = [](const char* name, double low, double high) {
-      if (!std::isfinite(high - low)) {
-        throw std::invalid_argument(
-            std::string("option '") + name +
-            "': its range must be finite (myosuite's np_random.uniform "
-            "raises OverflowError)");
-      }
-      if (!(high - low >= 0)) {
-        throw std::invalid_argument(
-            std::string("option '") + name +
-            "': low must not exceed high (myosuite's np_random.uniform "
-            "raises ValueError: high - low < 0)");
-      }
-    };
     for (const char* name : {"goal_time_period", "goal_xrange", "goal_yrange",
                              "obj_size_range", "obj_mass_range"}) {
       const NumberList& v = config.GetNumberList(name);
@@ -306,7 +292,7 @@ class ChallengeBaodingEnv : public MyoEnv {
                                     "': (low, high) expected, got " +
                                     std::to_string(v.size()) + " values");
       }
-      range(name, v[0], v[1]);
+      CheckUniform(name, v[0], v[1]);
     }
     const NumberList& period = config.GetNumberList("goal_time_period");
     if (!(period[0] > 0)) {
@@ -324,7 +310,7 @@ class ChallengeBaodingEnv : public MyoEnv {
       for (int k = 0; k < 3; ++k) {
         const double f = m->geom_friction[3 * ids.ball1_geom + k];
         const double c = change.size() == 1 ? change[0] : change[k];
-        range("obj_friction_change", f - c, f + c);
+        CheckUniform("obj_friction_change", f - c, f + c);
       }
     }
     for (const char* name : {"drop_th", "proximity_th"}) {

@@ -599,34 +599,30 @@ class ChallengeBimanualEnv : public MyoEnv {
          {"start_center", "goal_center", "start_shifts", "goal_shifts"}) {
       three(name);
     }
-    // The ranges myosuite draws from (np_random.uniform raises
-    // OverflowError on a non-finite range, ValueError on low > high).
-    auto changes = [&](const char* name, std::size_t n, bool ordered) {
+    // The ranges myosuite draws from, about the model's own mass and
+    // friction (Generator.uniform's checks).
+    auto changes = [&](const char* name, std::size_t n) -> const NumberList& {
       const NumberList& v = config.GetNumberList(name);
-      if (v.empty()) return;
-      if (v.size() != n) {
+      if (!v.empty() && v.size() != n) {
         throw std::invalid_argument(
             std::string("option '") + name + "': " + std::to_string(n) +
             " numbers expected (or none), got " + std::to_string(v.size()));
       }
-      for (double x : v) {
-        if (!std::isfinite(x) || (!ordered && x < 0)) {
-          throw std::invalid_argument(
-              std::string("option '") + name +
-              "': finite, non-negative changes expected (myosuite draws "
-              "uniform(-change, +change))");
-        }
-      }
-      if (ordered && !(v[0] <= v[1])) {
-        throw std::invalid_argument(
-            std::string("option '") + name +
-            "': (low, high) with low <= high expected (myosuite's "
-            "np_random.uniform raises ValueError)");
-      }
+      return v;
     };
-    changes("obj_scale_change", 3, false);
-    changes("obj_mass_change", 2, true);
-    changes("obj_friction_change", 3, false);
+    for (double c : changes("obj_scale_change", 3)) {
+      CheckUniform("obj_scale_change", -c, c);
+    }
+    const NumberList& mass = changes("obj_mass_change", 2);
+    if (!mass.empty()) {
+      const double m0 = m->body_mass[ids.obj_body];
+      CheckUniform("obj_mass_change", m0 + mass[0], m0 + mass[1]);
+    }
+    const NumberList& friction = changes("obj_friction_change", 3);
+    for (std::size_t i = 0; i < friction.size(); ++i) {
+      const double f0 = m->geom_friction[3 * ids.obj_geom + i];
+      CheckUniform("obj_friction_change", f0 - friction[i], f0 + friction[i]);
+    }
     config.GetFloat("proximity_th", -kInf, kInf);
     config.GetFloat("max_force", -kInf, kInf);
     const std::string& choice = config.GetString("task_choice");

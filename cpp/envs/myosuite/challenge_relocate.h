@@ -308,20 +308,6 @@ class ChallengeRelocateEnv : public MyoEnv {
           "option 'mujoco_model': the relocation task needs the object's six "
           "joints last");
     }
-    auto range = [](const char* name, double low, double high) {
-      if (!std::isfinite(high - low)) {
-        throw std::invalid_argument(
-            std::string("option '") + name +
-            "': its ranges must be finite (myosuite's np_random.uniform "
-            "raises OverflowError)");
-      }
-      if (!(high - low >= 0)) {
-        throw std::invalid_argument(
-            std::string("option '") + name +
-            "': low must not exceed high (myosuite's np_random.uniform "
-            "raises ValueError: high - low < 0)");
-      }
-    };
     struct Want {
       const char* name;
       std::size_t n;
@@ -348,7 +334,8 @@ class ChallengeRelocateEnv : public MyoEnv {
             std::string("option '") + w.name + "': {'high': ..., 'low': ...} " +
             "of " + std::to_string(w.n) + " number(s) each expected");
       }
-      for (std::size_t i = 0; i < w.n; ++i) range(w.name, r.low[i], r.high[i]);
+      for (std::size_t i = 0; i < w.n; ++i)
+        CheckUniform(w.name, r.low[i], r.high[i]);
     }
     const LowHigh geom = Range(config, "obj_geom_range");
     if (!geom.empty() &&

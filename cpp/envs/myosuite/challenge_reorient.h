@@ -253,21 +253,6 @@ class ChallengeReorientEnv : public MyoEnv {
           "option 'mujoco_model': the die task needs the die's free joint "
           "last and at least three geoms on the die");
     }
-    // Generator.uniform's checks: high - low finite and not negative.
-    auto range = [](const char* name, double low, double high) {
-      if (!std::isfinite(high - low)) {
-        throw std::invalid_argument(
-            std::string("option '") + name +
-            "': its range must be finite (myosuite's np_random.uniform "
-            "raises OverflowError)");
-      }
-      if (!(high - low >= 0)) {
-        throw std::invalid_argument(
-            std::string("option '") + name +
-            "': low must not exceed high (myosuite's np_random.uniform "
-            "raises ValueError: high - low < 0)");
-      }
-    };
     for (const char* name : {"goal_pos", "goal_rot", "obj_mass_range"}) {
       const NumberList& v = config.GetNumberList(name);
       if (v.size() != 2) {
@@ -275,7 +260,7 @@ class ChallengeReorientEnv : public MyoEnv {
                                     "': (low, high) expected, got " +
                                     std::to_string(v.size()) + " values");
       }
-      range(name, v[0], v[1]);
+      CheckUniform(name, v[0], v[1]);
     }
     for (const char* name : {"pos_th", "rot_th", "drop_th"}) {
       config.GetFloat(name, -kInf, kInf);
@@ -295,7 +280,7 @@ class ChallengeReorientEnv : public MyoEnv {
           "not the other terms')");
     }
     const double size = config.GetFloat("obj_size_change");
-    range("obj_size_change", -size, size);
+    CheckUniform("obj_size_change", -size, size);
     const NumberList& change = config.GetNumberList("obj_friction_change");
     if (change.size() != 3 && change.size() != 1) {
       throw std::invalid_argument(
@@ -308,7 +293,7 @@ class ChallengeReorientEnv : public MyoEnv {
       for (int k = 0; k < 3; ++k) {
         const double f = m->geom_friction[3 * g + k];
         const double c = change.size() == 1 ? change[0] : change[k];
-        range("obj_friction_change", f - c, f + c);
+        CheckUniform("obj_friction_change", f - c, f + c);
       }
     }
     return ids;

@@ -142,6 +142,23 @@ inline ModelPtr LoadTaskModel(const Config& config) {
   return model;
 }
 
+// Generator.uniform(low, high)'s own checks, which myosuite meets at its
+// first reset: high - low finite (else OverflowError) and not negative
+// (else ValueError); here at make(), naming the option.
+inline void CheckUniform(const char* option, double low, double high) {
+  if (!std::isfinite(high - low)) {
+    throw std::invalid_argument(std::string("option '") + option +
+                                "': its range must be finite (myosuite's "
+                                "np_random.uniform raises OverflowError)");
+  }
+  if (!(high - low >= 0)) {
+    throw std::invalid_argument(
+        std::string("option '") + option +
+        "': low must not exceed high (myosuite's np_random.uniform raises "
+        "ValueError: high - low < 0)");
+  }
+}
+
 inline int SiteId(const Api& api, const mjModel* m, const std::string& name,
                   const char* option) {
   const int id = api.name2id(m, mjOBJ_SITE, name.c_str());

@@ -19,13 +19,11 @@
 #include <vector>
 
 #include "refkit/numpy/loops.h"
-#include "refkit/numpy/quat2mat.h"
+#include "refkit/numpy/rotations.h"
 
 namespace envpool_lite {
 namespace myosuite {
 
-// np.finfo(np.float64).eps (quat_math's _FLOAT_EPS).
-constexpr double kFloatEps = 2.220446049250313e-16;
 constexpr double kPi = 3.141592653589793;  // np.pi
 
 // np.around(x, 4) of a float64: rint(x * 10**4) / 10**4, as numpy's round
@@ -244,26 +242,6 @@ inline void Mat2Quat(const NumpyLapack& lapack, const double* mat, double* q) {
   if (q[0] < 0) {
     for (int i = 0; i < 4; ++i) q[i] = q[i] * -1.0;
   }
-}
-
-// quat_math.mat2euler of a row-major 3x3 matrix (np.where's both branches
-// are computed in numpy; only the chosen one matters).
-inline void Mat2Euler(const NumpyMath& np, const double* m, double* euler) {
-  const double m00 = m[0], m01 = m[1], m02 = m[2];
-  const double m10 = m[3], m11 = m[4], m12 = m[5];
-  const double m22 = m[8];
-  const double cy = std::sqrt(m22 * m22 + m12 * m12);
-  const bool condition = cy > kFloatEps * 4.0;
-  euler[2] = condition ? -np.Arctan2(m01, m00) : -np.Arctan2(-m10, m11);
-  euler[1] = -np.Arctan2(-m02, cy);
-  euler[0] = condition ? -np.Arctan2(m12, m22) : 0.0;
-}
-
-// quat_math.quat2euler: mat2euler(quat2mat(quat)).
-inline void Quat2Euler(const NumpyMath& np, const double* quat, double* euler) {
-  double mat[9];
-  Quat2Mat(quat, mat);
-  Mat2Euler(np, mat, euler);
 }
 
 // quat_math.euler2quat of (x, y, z) Euler angles: (w, x, y, z).

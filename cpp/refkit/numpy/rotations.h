@@ -1,0 +1,60 @@
+// The rotations that gymnasium-robotics' utils/rotations.py and myosuite's
+// utils/quat_math.py (its copy) compute in numpy, as they compute them:
+// quat2mat, mat2euler and quat2euler.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "refkit/numpy/loops.h"
+
+namespace envpool_lite {
+
+// quat2mat of a (w, x, y, z) quaternion (transforms3d's formula): s = 2 /
+// |q|^2 with |q|^2 summed as np.sum(quat * quat, axis=-1) sums four values,
+// row-major; the identity where |q|^2 is not above float64's eps.
+inline void Quat2Mat(const double* q, double* m) {
+  const double w = q[0], x = q[1], y = q[2], z = q[3];
+  const double sq[4] = {w * w, x * x, y * y, z * z};
+  const double nq = PairwiseSum(sq, 4);
+  if (!(nq > std::numeric_limits<double>::epsilon())) {
+    const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    std::copy(eye, eye + 9, m);
+    return;
+  }
+  const double s = 2.0 / nq;
+  const double X = x * s, Y = y * s, Z = z * s;
+  const double wX = w * X, wY = w * Y, wZ = w * Z;
+  const double xX = x * X, xY = x * Y, xZ = x * Z;
+  const double yY = y * Y, yZ = y * Z, zZ = z * Z;
+  m[0] = 1.0 - (yY + zZ);
+  m[1] = xY - wZ;
+  m[2] = xZ + wY;
+  m[3] = xY + wZ;
+  m[4] = 1.0 - (xX + zZ);
+  m[5] = yZ - wX;
+  m[6] = xZ - wY;
+  m[7] = yZ + wX;
+  m[8] = 1.0 - (xX + yY);
+}
+
+// mat2euler of a row-major 3x3 matrix (np.where computes both branches;
+// only the chosen one matters): numpy's arctan2 loop.
+inline void Mat2Euler(const NumpyMath& np, const double* m, double* euler) {
+  constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
+  const double cy = std::sqrt(m[8] * m[8] + m[5] * m[5]);
+  const bool condition = cy > kEps4;
+  euler[2] = condition ? -np.Arctan2(m[1], m[0]) : -np.Arctan2(-m[3], m[4]);
+  euler[1] = -np.Arctan2(-m[2], cy);
+  euler[0] = condition ? -np.Arctan2(m[5], m[8]) : 0.0;
+}
+
+// quat2euler: mat2euler(quat2mat(quat)).
+inline void Quat2Euler(const NumpyMath& np, const double* quat, double* euler) {
+  double mat[9];
+  Quat2Mat(quat, mat);
+  Mat2Euler(np, mat, euler);
+}
+
+}  // namespace envpool_lite
