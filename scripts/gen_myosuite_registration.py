@@ -41,6 +41,7 @@ CLASSES = {
     "myosuite.envs.myo.myochallenge.relocate_v0:RelocateEnvV0": ("challenge_relocate.h", "ChallengeRelocateEnv"),
     "myosuite.envs.myo.myochallenge.baoding_v1:BaodingEnvV1": ("challenge_baoding.h", "ChallengeBaodingEnv"),
     "myosuite.envs.myo.myochallenge.bimanual_v0:BimanualEnvV1": ("challenge_bimanual.h", "ChallengeBimanualEnv"),
+    "myosuite.envs.myo.myochallenge.tabletennis_v0:TableTennisEnvV0": ("challenge_tabletennis.h", "ChallengeTableTennisEnv"),
 }
 
 # The type of each option (its C++ default's type).
@@ -99,6 +100,19 @@ TYPES = {
     "task_choice": "string",
     "obj_scale_change": "numbers",
     "obj_mass_change": "numbers",
+    "ball_xyz_range": "table",
+    "ball_qvel": "bool",
+    "ball_friction_range": "table",
+    "paddle_mass_range": "numbers",
+    "rally_count": "int",
+    "remove_body_collisions": "bool",
+    "add_left_arm": "bool",
+}
+
+# An option whose type differs in one class: table tennis' qpos_noise_range
+# is a {high, low} range (relocate's a number).
+CLASS_TYPES = {
+    "myosuite.envs.myo.myochallenge.tabletennis_v0:TableTennisEnvV0": {"qpos_noise_range": "table"},
 }
 
 
@@ -130,12 +144,12 @@ def flat(v) -> list:
     return out
 
 
-def value(name: str, v) -> str:
-    kind = TYPES[name]
+def value(name: str, v, entry_point: str = "") -> str:
+    kind = CLASS_TYPES.get(entry_point, {}).get(name, TYPES[name])
     if kind == "numbers" and isinstance(v, dict):  # relocate's obj_mass_range {high, low}
         kind = "table"
     if v is None:  # myosuite's None: the option's empty value
-        return {"numbers": "NumberList{}", "string": "std::string()", "strings": "StringList{}"}[kind]
+        return {"numbers": "NumberList{}", "string": "std::string()", "strings": "StringList{}", "table": "NamedNumbers{}"}[kind]
     if kind == "int":
         return f"int64_t{{{int(v)}}}"
     if kind == "bool":
@@ -162,7 +176,7 @@ def line(task_id: str, entry: dict) -> str:
             continue
         if name == "edit_fn":  # myosuite's function, by name (model_edit.h)
             name, v = "model_edit", v.removeprefix("<function edit_fn_").removesuffix(">")
-        options.append(f'{{"{name}", {value(name, v)}}}')
+        options.append(f'{{"{name}", {value(name, v, entry["entry_point"])}}}')
     return f'  AddTask<{CLASSES[entry["entry_point"]][1]}>(registry, "{task_id}",\n' + "                   {" + ",\n                    ".join(options) + "});\n"
 
 

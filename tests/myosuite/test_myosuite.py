@@ -17,7 +17,7 @@ IDS = [t for t in envpool_lite.families.task_ids("myosuite") if not t.startswith
 
 def test_ids_and_aliases():
     ids = envpool_lite.families.task_ids("myosuite")
-    assert len(IDS) == 368
+    assert len(IDS) == 377
     for t in IDS:
         assert f"MyoSuite/{t}" in ids  # EnvPool's name for it
 
@@ -166,6 +166,25 @@ OPTIONS = [
         },
     ),
     ("myoChallengeBimanual-v0", {"normalize_act": False, "frame_skip": 3, "muscle_condition": "fatigue", "fatigue_reset_random": True}),
+    # Table tennis: joint noise, the body's collisions kept, other terms and
+    # keys; no left arm, unnormalised actions (the pelvis' too), no paddle
+    # or friction randomisation; rallies, fatigue; a drawn serve from
+    # elsewhere, sarcopenia.
+    (
+        "myoChallengeTableTennisP1-v0",
+        {
+            "qpos_noise_range": {"low": -0.05, "high": 0.05},
+            "remove_body_collisions": False,
+            "weighted_reward_keys": {"reach_dist": 2.0, "sparse": 10.0, "done": -1.0},
+            "obs_keys": ["ball_pos", "touching_info", "padde_ori_err"],
+        },
+    ),
+    ("myoChallengeTableTennisP2-v0", {"normalize_act": False, "add_left_arm": False, "paddle_mass_range": None, "ball_friction_range": None}),
+    ("myoChallengeTableTennisP2-v0", {"rally_count": 3, "frame_skip": 4, "muscle_condition": "fatigue", "fatigue_reset_random": True}),
+    (
+        "myoChallengeTableTennisP0-v0",
+        {"ball_xyz_range": {"high": [-1.0, 0.3, 1.6], "low": [-1.2, -0.3, 1.3]}, "ball_qvel": True, "paddle_mass_range": (0.1, 0.2), "muscle_condition": "sarcopenia"},
+    ),
     ("myoChallengeBaodingP1-v1", {"task_choice": "random", "obj_size_range": (0.02, 0.023), "goal_time_period": (3, 7), "proximity_th": 0.03}),
     (
         "myoChallengeBaodingP2-v1",
@@ -290,6 +309,78 @@ BIMANUAL_BAD = [
 def test_bimanual_bad_options(options, name):
     with pytest.raises((ValueError, TypeError), match=name):
         envpool_lite.make_gymnasium("myoChallengeBimanual-v0", num_envs=1, **options)
+
+
+# Table tennis served from just before the paddle (where keyframe 0 holds
+# it), its speed drawn towards the model's half: the ball starts touching
+# the paddle, bounces on the own half, then lands on the opponent's, which
+# solves the rally under most of align()'s actions.
+AT_THE_PADDLE = {"ball_xyz_range": {"high": [1.89, 0.6677, 1.2373], "low": [1.89, 0.6677, 1.2373]}, "ball_qvel": True}
+
+
+@pytest.mark.parametrize("rally_count", [1, 3])
+def test_table_tennis_rallies_align(rally_count):
+    # rally_count 1: a solved rally ends the episode (+1000 - 10 in the
+    # reward). 3: the first two solved rallies do not (the info's time reads
+    # 0, solved is False, the reward still counts them, relaunch_ball draws
+    # a new serve that the flying ball does not follow).
+    options = {**AT_THE_PADDLE, "rally_count": rally_count}
+    steps, seed, n = 100, 1, 3
+    env = envpool_lite.make_gymnasium("myoChallengeTableTennisP0-v0", num_envs=n, seed=seed, **options)
+    won = ends = 0
+    try:
+        env.reset()
+        acts = actions_for(env.spec, n, steps, seed + 17)
+        for t in range(steps):
+            _, reward, terminated, _, info = env.step(np.stack([a[t] for a in acts]))
+            for i in range(n):
+                if reward[i] > 900:  # the solved term's 1000
+                    won += 1
+                    ends += bool(terminated[i])
+                    assert bool(info["solved"][i]) == bool(terminated[i]) == (rally_count == 1)
+                    assert rally_count == 1 or info["time"][i] == 0.0
+    finally:
+        env.close()
+    assert won >= 3, won
+    assert ends == (won if rally_count == 1 else 0)
+    ref = {k: (dict(v) if isinstance(v, dict) else v) for k, v in options.items()}
+    align([{"task_id": "myoChallengeTableTennisP0-v0", "steps": steps, "num_envs": n, "seed": seed, "kwargs": options, "reference_kwargs": ref}])
+
+
+def test_table_tennis_dropped_ball_ends_the_episode():
+    # The served ball, missed, falls below 0.3 m: the episode ends and the
+    # info's time reads 3.0 (myosuite overwrites obs_dict["time"]).
+    env = envpool_lite.make_gymnasium("myoChallengeTableTennisP0-v0", num_envs=1, seed=4)
+    end = None
+    try:
+        env.reset()
+        for t, a in enumerate(actions_for(env.spec, 1, 140, 4 + 17)[0]):
+            _, _, terminated, _, info = env.step(a[None])
+            if terminated[0]:
+                end = (t, float(info["time"][0]), float(info["obs_dict"]["ball_pos"][0][2]))
+                break
+    finally:
+        env.close()
+    assert end is not None and end[1] == 3.0 and end[2] < 0.3 and end[0] < 130, end
+    align([{"task_id": "myoChallengeTableTennisP0-v0", "steps": 140, "num_envs": 1, "seed": 4}])
+
+
+TABLE_TENNIS_BAD = [
+    ({"ball_xyz_range": None}, "ball_qvel"),
+    ({"ball_xyz_range": {"high": [-0.8, 0.5, 1.5], "low": [-1.25, -0.5, 0.5]}}, "ball_xyz_range"),
+    ({"paddle_mass_range": (0.2, 0.1)}, "paddle_mass_range"),
+    ({"paddle_mass_range": (0.1, 0.2, 0.3)}, "paddle_mass_range"),
+    ({"ball_friction_range": {"high": [1.1, 0.006], "low": [0.9, 0.004]}}, "ball_friction_range"),
+    ({"qpos_noise_range": {"low": [-0.1, -0.1], "high": [0.1, 0.1]}}, "qpos_noise_range"),
+    ({"rally_count": 0}, "rally_count"),
+    ({"ball_qvel": False, "ball_xyz_range": None, "rally_count": 2}, "rally_count"),
+]
+
+
+@pytest.mark.parametrize(("options", "name"), TABLE_TENNIS_BAD)
+def test_table_tennis_bad_options(options, name):
+    with pytest.raises((ValueError, TypeError), match=name):
+        envpool_lite.make_gymnasium("myoChallengeTableTennisP2-v0", num_envs=1, **options)
 
 
 # The challenges' ranges, held to Generator.uniform's own checks at make()

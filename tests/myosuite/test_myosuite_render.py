@@ -29,6 +29,7 @@ CASES = [
     ("myoLegStairTerrainWalk-v0", 96, 64, -1),
     # The bimanual pass: its box's mesh rotated and centred at the setup.
     ("myoChallengeBimanual-v0", 200, 150, -1),
+    ("myoChallengeTableTennisP2-v0", 160, 120, -1),
 ]
 
 

@@ -103,13 +103,6 @@ class ChallengeBaodingEnv : public MyoEnv {
     MoveTargets();
     ++counter_;
     Setup();
-    // MujocoEnv._setup: assert not done after its step of zero controls.
-    if (done_) {
-      throw std::invalid_argument(
-          "these options start the task done (myosuite's MujocoEnv._setup "
-          "asserts: \"Check initialization. Simulation starts in a done "
-          "state.\")");
-    }
     // init_qpos[:-14] *= 0 (the hand fully open), init_qpos[0] = -1.57.
     for (int i = 0; i + 14 < m()->nq; ++i) init_qpos_[i] *= 0.0;
     init_qpos_[0] = -1.57;

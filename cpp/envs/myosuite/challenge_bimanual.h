@@ -165,12 +165,6 @@ class ChallengeBimanualEnv : public MyoEnv {
     }
     Setup();
     last_solved_ = solved_;  // self.rwd_dict: the construction step's
-    if (done_) {
-      throw std::invalid_argument(
-          "these options start the task done (myosuite's MujocoEnv._setup "
-          "asserts: \"Check initialization. Simulation starts in a done "
-          "state.\")");
-    }
     // init_qpos[:] = key_qpos[2].
     std::copy(m()->key_qpos + 2 * m()->nq, m()->key_qpos + 3 * m()->nq,
               init_qpos_.begin());
@@ -250,22 +244,9 @@ class ChallengeBimanualEnv : public MyoEnv {
                            time_clamped_, ignore_first_scale_)
 
  protected:
-  // Bimanual.step: the robotic actuators' [-1, 1] commands to their control
-  // range (float32 for an action, as myosuite's float32 copy holds them).
+  // Bimanual.step: the robotic actuators' commands to their control range.
   void MapControls(bool f32, float* ctrl_f32, double* ctrl_f64) override {
-    if (!normalize_act_) return;
-    for (int i = 0; i < m()->nu; ++i) {
-      if (m()->actuator_dyntype[i] == mjDYN_MUSCLE) continue;
-      const double lo = m()->actuator_ctrlrange[2 * i];
-      const double hi = m()->actuator_ctrlrange[2 * i + 1];
-      const double a = f32 ? static_cast<double>(ctrl_f32[i]) : ctrl_f64[i];
-      const double c = (lo + hi) / 2.0 + a * (hi - lo) / 2.0;
-      if (f32) {
-        ctrl_f32[i] = static_cast<float>(c);
-      } else {
-        ctrl_f64[i] = c;
-      }
-    }
+    MapRoboticControls(f32, ctrl_f32, ctrl_f64);
   }
 
   // get_obs_dict, of the env's data.
@@ -436,11 +417,6 @@ class ChallengeBimanualEnv : public MyoEnv {
           "and the prosthesis' ('prosthesis...')");
     }
     return j;
-  }
-
-  static void Gather(const double* from, const std::vector<int>& at,
-                     double* out) {
-    for (std::size_t i = 0; i < at.size(); ++i) out[i] = from[at[i]];
   }
 
   // body_id_to_label, ranges first, as myosuite checks them.

@@ -78,24 +78,17 @@ class ChallengeRelocateEnv : public MyoEnv {
   ChallengeRelocateEnv(const Config& config, uint64_t seed)
       : MyoEnv(config, seed, &MakeLayout) {
     ids_ = Check(config, api_, m());
-    target_xyz_ = Range(config, "target_xyz_range");
-    target_rot_ = Range(config, "target_rxryrz_range");
-    obj_xyz_ = Range(config, "obj_xyz_range");
-    obj_geom_ = Range(config, "obj_geom_range");
-    obj_mass_ = Range(config, "obj_mass_range");
-    obj_friction_ = Range(config, "obj_friction_range");
+    target_xyz_ = RangeOption(config, "target_xyz_range", 3);
+    target_rot_ = RangeOption(config, "target_rxryrz_range", 3);
+    obj_xyz_ = RangeOption(config, "obj_xyz_range", 3);
+    obj_geom_ = RangeOption(config, "obj_geom_range", 3);
+    obj_mass_ = RangeOption(config, "obj_mass_range", 1);
+    obj_friction_ = RangeOption(config, "obj_friction_range", 3);
     qpos_noise_ = config.GetFloat("qpos_noise_range");
     pos_th_ = config.GetFloat("pos_th", -kInf, kInf);
     rot_th_ = config.GetFloat("rot_th", -kInf, kInf);
     drop_th_ = config.GetFloat("drop_th", -kInf, kInf);
     Setup();
-    // MujocoEnv._setup: assert not done after its step of zero controls.
-    if (done_) {
-      throw std::invalid_argument(
-          "these options start the task done (myosuite's MujocoEnv._setup "
-          "asserts: \"Check initialization. Simulation starts in a done "
-          "state.\")");
-    }
     // init_qpos[:] = key_qpos[0 or 1].
     const int key = obj_xyz_.empty() ? 0 : 1;
     std::copy(m()->key_qpos + key * m()->nq,
@@ -205,29 +198,6 @@ class ChallengeRelocateEnv : public MyoEnv {
     int object_body = -1, goal_body = -1;
   };
 
-  // One {"high", "low"} range: low then high, `n` values each (empty: None).
-  struct LowHigh {
-    std::vector<double> low, high;
-    bool empty() const { return low.empty(); }
-  };
-
-  static LowHigh Range(const Config& config, const char* name) {
-    LowHigh r;
-    const NamedNumbers& t = config.GetNamedNumbers(name);
-    for (const auto& [k, v] : t) {
-      if (k == "low") r.low = v;
-      if (k == "high") r.high = v;
-    }
-    return r;
-  }
-
-  // One draw per value: np_random.uniform(low=..., high=...).
-  void Draw(const LowHigh& r, double* out) {
-    for (std::size_t i = 0; i < r.low.size(); ++i) {
-      out[i] = rng_.Uniform(r.low[i], r.high[i]);
-    }
-  }
-
   void ResetOnce() {
     double v[4];
     Draw(target_xyz_, m()->body_pos + 3 * ids_.goal_body);
@@ -328,23 +298,16 @@ class ChallengeRelocateEnv : public MyoEnv {
         }
         continue;
       }
-      LowHigh r = Range(config, w.name);
-      if (t.size() != 2 || r.low.size() != w.n || r.high.size() != w.n) {
-        throw std::invalid_argument(
-            std::string("option '") + w.name + "': {'high': ..., 'low': ...} " +
-            "of " + std::to_string(w.n) + " number(s) each expected");
-      }
-      for (std::size_t i = 0; i < w.n; ++i)
-        CheckUniform(w.name, r.low[i], r.high[i]);
+      RangeOption(config, w.name, w.n);
     }
-    const LowHigh geom = Range(config, "obj_geom_range");
+    const LowHigh geom = RangeOption(config, "obj_geom_range", 3);
     if (!geom.empty() &&
         !(geom.low[0] >= 0 && geom.low[1] >= 0 && geom.low[2] >= 0)) {
       throw std::invalid_argument(
           "option 'obj_geom_range': sizes must not be negative (myosuite's "
           "uniform(-size, size) then raises ValueError)");
     }
-    if (!Range(config, "obj_xyz_range").empty() && m->nkey < 2) {
+    if (!RangeOption(config, "obj_xyz_range", 3).empty() && m->nkey < 2) {
       throw std::invalid_argument(
           "option 'obj_xyz_range': the model needs a keyframe 1 (myosuite "
           "starts from it)");

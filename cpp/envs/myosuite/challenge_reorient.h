@@ -111,13 +111,6 @@ class ChallengeReorientEnv : public MyoEnv {
       }
     }
     Setup();
-    // MujocoEnv._setup: assert not done after its step of zero controls.
-    if (done_) {
-      throw std::invalid_argument(
-          "these options start the task done (myosuite's MujocoEnv._setup "
-          "asserts: \"Check initialization. Simulation starts in a done "
-          "state.\")");
-    }
     // init_qpos[:-7] *= 0 (the hand fully open), init_qpos[0] = -1.5 (the
     // palm up).
     for (int i = 0; i + 7 < m()->nq; ++i) init_qpos_[i] *= 0.0;

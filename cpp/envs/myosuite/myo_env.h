@@ -99,27 +99,17 @@ inline MuscleCondition ParseCondition(const std::string& s) {
       s + "'");
 }
 
-// The model a task's options name, loaded once per make() for its spec.
-inline ModelPtr LoadTaskModel(const Config& config) {
-  const std::string& path = config.GetString("mujoco_model");
-  if (path.empty()) {
-    throw std::invalid_argument(
-        "option 'mujoco_model' is empty (make() fills it from the installed "
-        "myosuite package)");
-  }
-  const Api& api = LoadApi(config.GetString("mujoco_lib"));
-  const std::string edit =
-      config.Has("model_edit") ? config.GetString("model_edit") : "";
-  // The models compiled last, copied (mj_copyModel: the same arrays) rather
-  // than parsed and compiled again for each env of a pool: myosuite's
-  // models take 20 to 300 ms each to compile.
+// The model load() makes, or a copy (mj_copyModel: the same arrays) of the
+// one it made last for the same key: myosuite's models take 20 to 300 ms
+// each to compile, and a pool's envs all load the same one.
+template <typename Load>
+ModelPtr LoadCachedModel(const Api& api, const std::string& key, Load load) {
   struct Cached {
     std::string key;
     ModelPtr model;
   };
   static std::mutex mutex;
   static std::vector<Cached> cache;  // the last few, newest last
-  const std::string key = path + '\n' + edit;
   {
     std::lock_guard<std::mutex> lock(mutex);
     for (const Cached& c : cache) {
@@ -129,17 +119,37 @@ inline ModelPtr LoadTaskModel(const Config& config) {
       return ModelPtr(m, mujoco::ModelDeleter{&api});
     }
   }
-  // A model myosuite edits before compiling it (model_edit.h).
-  ModelPtr model =
-      edit.empty()
-          ? LoadModel(api, path)
-          : LoadEditedModel(api, config.GetString("mujoco_lib"), path, edit);
+  ModelPtr model = load();
   mjModel* copy = api.copy_model(nullptr, model.get());
   if (copy == nullptr) throw std::runtime_error("MuJoCo: mj_copyModel failed");
   std::lock_guard<std::mutex> lock(mutex);
   if (cache.size() >= 4) cache.erase(cache.begin());
   cache.push_back({key, ModelPtr(copy, mujoco::ModelDeleter{&api})});
   return model;
+}
+
+inline const std::string& ModelPath(const Config& config) {
+  const std::string& path = config.GetString("mujoco_model");
+  if (path.empty()) {
+    throw std::invalid_argument(
+        "option 'mujoco_model' is empty (make() fills it from the installed "
+        "myosuite package)");
+  }
+  return path;
+}
+
+// The model a task's options name (edited when model_edit names an edit:
+// model_edit.h).
+inline ModelPtr LoadTaskModel(const Config& config) {
+  const std::string& path = ModelPath(config);
+  const std::string& lib = config.GetString("mujoco_lib");
+  const Api& api = LoadApi(lib);
+  const std::string edit =
+      config.Has("model_edit") ? config.GetString("model_edit") : "";
+  return LoadCachedModel(api, path + '\n' + edit, [&] {
+    return edit.empty() ? LoadModel(api, path)
+                        : LoadEditedModel(api, lib, path, edit);
+  });
 }
 
 // Generator.uniform(low, high)'s own checks, which myosuite meets at its
@@ -157,6 +167,39 @@ inline void CheckUniform(const char* option, double low, double high) {
         "': low must not exceed high (myosuite's np_random.uniform raises "
         "ValueError: high - low < 0)");
   }
+}
+
+// A {"high": [...], "low": [...]} option, as myosuite's
+// np_random.uniform(**range) takes it: n values each, low and high; empty
+// where the option is not given (myosuite's None). Checked as
+// Generator.uniform checks it.
+struct LowHigh {
+  std::vector<double> low, high;
+  bool empty() const { return low.empty(); }
+};
+
+inline LowHigh RangeOption(const Config& config, const char* name,
+                           std::size_t n) {
+  LowHigh r;
+  const NamedNumbers& t = config.GetNamedNumbers(name);
+  if (t.empty()) return r;
+  for (const auto& [k, v] : t) {
+    if (k == "low") r.low = v;
+    if (k == "high") r.high = v;
+  }
+  if (t.size() != 2 || r.low.size() != n || r.high.size() != n) {
+    throw std::invalid_argument(std::string("option '") + name +
+                                "': {'high': ..., 'low': ...} of " +
+                                std::to_string(n) + " number(s) each expected");
+  }
+  for (std::size_t i = 0; i < n; ++i) CheckUniform(name, r.low[i], r.high[i]);
+  return r;
+}
+
+// from[at[0]], from[at[1]], ... (an obs dict's entry of some joints).
+inline void Gather(const double* from, const std::vector<int>& at,
+                   double* out) {
+  for (std::size_t i = 0; i < at.size(); ++i) out[i] = from[at[i]];
 }
 
 inline int SiteId(const Api& api, const mjModel* m, const std::string& name,
@@ -452,10 +495,16 @@ class MyoEnv : public Env {
             (m()->jnt_range[2 * j] + m()->jnt_range[2 * j + 1]) / 2.0;
       }
     }
-    // self.step(np.zeros(nu)): float64 controls.
+    // self.step(np.zeros(nu)): float64 controls; and myosuite's assertion.
     std::fill(ctrl_f64_.begin(), ctrl_f64_.end(), 0.0);
     StepControls(false);
     Forward();
+    if (done_) {
+      throw std::invalid_argument(
+          "these options start the task done (myosuite's MujocoEnv._setup "
+          "asserts: \"Check initialization. Simulation starts in a done "
+          "state.\")");
+    }
   }
 
   // BaseV0.reset's fatigue reset, then MujocoEnv._reset: the robot reset
@@ -474,11 +523,39 @@ class MyoEnv : public Env {
   }
   void ResetToInit() { ResetTo(init_qpos_.data(), init_qvel_.data()); }
 
+  // np_random.uniform(**range): one draw per value, in order.
+  void Draw(const LowHigh& r, double* out) {
+    for (std::size_t i = 0; i < r.low.size(); ++i) {
+      out[i] = rng_.Uniform(r.low[i], r.high[i]);
+    }
+  }
+
   // A task's own mapping of the controls before BaseV0.step (its step()
   // override; Bimanual maps its robotic actuators): the action's float32
   // copy (f32), or MujocoEnv._setup's float64 zeros.
   virtual void MapControls(bool f32, float* ctrl_f32, double* ctrl_f64) {
     (void)f32, (void)ctrl_f32, (void)ctrl_f64;
+  }
+
+  // MyoChallenge's bimanual and table tennis step(): the robotic
+  // (non-muscle) actuators' [-1, 1] commands mapped to their control range
+  // (np.mean of the range, plus the command times half its width), float32
+  // for an action, as myosuite's float32 copy of it holds them; when
+  // normalize_act.
+  void MapRoboticControls(bool f32, float* ctrl_f32, double* ctrl_f64) {
+    if (!normalize_act_) return;
+    for (int i = 0; i < m()->nu; ++i) {
+      if (m()->actuator_dyntype[i] == mjDYN_MUSCLE) continue;
+      const double lo = m()->actuator_ctrlrange[2 * i];
+      const double hi = m()->actuator_ctrlrange[2 * i + 1];
+      const double a = f32 ? static_cast<double>(ctrl_f32[i]) : ctrl_f64[i];
+      const double c = (lo + hi) / 2.0 + a * (hi - lo) / 2.0;
+      if (f32) {
+        ctrl_f32[i] = static_cast<float>(c);
+      } else {
+        ctrl_f64[i] = c;
+      }
+    }
   }
 
   // The obs dict from the env's data (get_obs_dict), into obs_dict_.
@@ -505,8 +582,14 @@ class MyoEnv : public Env {
     for (std::size_t i = 0; i < weights_.size(); ++i) {
       weighted_[i] = weights_[i].second * rwd_dict_[weights_[i].first];
     }
-    rwd_dense_ =
-        PairwiseSum(weighted_.data(), static_cast<int64_t>(weighted_.size()));
+    if (python_sum_dense_) {
+      double sum = 0.0;  // Python's sum(...), from its 0, in order
+      for (double w : weighted_) sum = sum + w;
+      rwd_dense_ = sum;
+    } else {
+      rwd_dense_ =
+          PairwiseSum(weighted_.data(), static_cast<int64_t>(weighted_.size()));
+    }
     rwd_dict_[RwdIndex(layout_, "dense")] = rwd_dense_;
     solved_ = RwdValue("solved") != 0.0;
     done_ = RwdValue("done") != 0.0;
@@ -579,6 +662,9 @@ class MyoEnv : public Env {
   NumberList fatigue_reset_vec_;
   bool fatigue_reset_random_ = false;
   double rwd_dense_ = 0.0;
+  // rwd_dict["dense"] as Python's sum of the weighted terms (in order) rather
+  // than np.sum's pairwise sum: the tasks whose reference sums so.
+  bool python_sum_dense_ = false;
   bool solved_ = false, done_ = false;
   std::string mujoco_lib_;
   int render_width_ = 640, render_height_ = 480, camera_id_ = -1;

@@ -6,6 +6,7 @@
 #include "envs/myosuite/challenge_bimanual.h"
 #include "envs/myosuite/challenge_relocate.h"
 #include "envs/myosuite/challenge_reorient.h"
+#include "envs/myosuite/challenge_tabletennis.h"
 #include "envs/myosuite/key_turn.h"
 #include "envs/myosuite/myodm.h"
 #include "envs/myosuite/obj_hold.h"
@@ -1939,6 +1940,102 @@ void RegisterTasks(Registry& registry) {
        {"normalize_act", true},
        {"frame_skip", int64_t{5}},
        {"muscle_condition", std::string("reafferentation")}});
+  AddTask<ChallengeTableTennisEnv>(
+      registry, "myoChallengeTableTennisP0-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_tabletennis.xml")},
+       {"max_episode_steps", int64_t{300}},
+       {"normalize_act", true},
+       {"frame_skip", int64_t{5}}});
+  AddTask<ChallengeTableTennisEnv>(
+      registry, "myoSarcChallengeTableTennisP0-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_tabletennis.xml")},
+       {"max_episode_steps", int64_t{300}},
+       {"normalize_act", true},
+       {"frame_skip", int64_t{5}},
+       {"muscle_condition", std::string("sarcopenia")}});
+  AddTask<ChallengeTableTennisEnv>(
+      registry, "myoFatiChallengeTableTennisP0-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_tabletennis.xml")},
+       {"max_episode_steps", int64_t{300}},
+       {"normalize_act", true},
+       {"frame_skip", int64_t{5}},
+       {"muscle_condition", std::string("fatigue")}});
+  AddTask<ChallengeTableTennisEnv>(
+      registry, "myoChallengeTableTennisP1-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_tabletennis.xml")},
+       {"max_episode_steps", int64_t{300}},
+       {"normalize_act", true},
+       {"ball_xyz_range", NamedNumbers{{"high", {-1.2, -0.45, 1.5}},
+                                       {"low", {-1.25, -0.5, 1.4}}}},
+       {"frame_skip", int64_t{5}}});
+  AddTask<ChallengeTableTennisEnv>(
+      registry, "myoSarcChallengeTableTennisP1-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_tabletennis.xml")},
+       {"max_episode_steps", int64_t{300}},
+       {"normalize_act", true},
+       {"ball_xyz_range", NamedNumbers{{"high", {-1.2, -0.45, 1.5}},
+                                       {"low", {-1.25, -0.5, 1.4}}}},
+       {"frame_skip", int64_t{5}},
+       {"muscle_condition", std::string("sarcopenia")}});
+  AddTask<ChallengeTableTennisEnv>(
+      registry, "myoFatiChallengeTableTennisP1-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_tabletennis.xml")},
+       {"max_episode_steps", int64_t{300}},
+       {"normalize_act", true},
+       {"ball_xyz_range", NamedNumbers{{"high", {-1.2, -0.45, 1.5}},
+                                       {"low", {-1.25, -0.5, 1.4}}}},
+       {"frame_skip", int64_t{5}},
+       {"muscle_condition", std::string("fatigue")}});
+  AddTask<ChallengeTableTennisEnv>(
+      registry, "myoChallengeTableTennisP2-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_tabletennis.xml")},
+       {"max_episode_steps", int64_t{300}},
+       {"normalize_act", true},
+       {"ball_qvel", true},
+       {"paddle_mass_range", NumberList{0.1, 0.15}},
+       {"qpos_noise_range", NamedNumbers{}},
+       {"ball_xyz_range",
+        NamedNumbers{{"high", {-0.8, 0.5, 1.5}}, {"low", {-1.25, -0.5, 1.4}}}},
+       {"ball_friction_range", NamedNumbers{{"high", {1.1, 0.006, 3e-05}},
+                                            {"low", {0.9, 0.004, 1e-05}}}},
+       {"frame_skip", int64_t{5}}});
+  AddTask<ChallengeTableTennisEnv>(
+      registry, "myoSarcChallengeTableTennisP2-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_tabletennis.xml")},
+       {"max_episode_steps", int64_t{300}},
+       {"normalize_act", true},
+       {"ball_qvel", true},
+       {"paddle_mass_range", NumberList{0.1, 0.15}},
+       {"qpos_noise_range", NamedNumbers{}},
+       {"ball_xyz_range",
+        NamedNumbers{{"high", {-0.8, 0.5, 1.5}}, {"low", {-1.25, -0.5, 1.4}}}},
+       {"ball_friction_range", NamedNumbers{{"high", {1.1, 0.006, 3e-05}},
+                                            {"low", {0.9, 0.004, 1e-05}}}},
+       {"frame_skip", int64_t{5}},
+       {"muscle_condition", std::string("sarcopenia")}});
+  AddTask<ChallengeTableTennisEnv>(
+      registry, "myoFatiChallengeTableTennisP2-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/arm/myoarm_tabletennis.xml")},
+       {"max_episode_steps", int64_t{300}},
+       {"normalize_act", true},
+       {"ball_qvel", true},
+       {"paddle_mass_range", NumberList{0.1, 0.15}},
+       {"qpos_noise_range", NamedNumbers{}},
+       {"ball_xyz_range",
+        NamedNumbers{{"high", {-0.8, 0.5, 1.5}}, {"low", {-1.25, -0.5, 1.4}}}},
+       {"ball_friction_range", NamedNumbers{{"high", {1.1, 0.006, 3e-05}},
+                                            {"low", {0.9, 0.004, 1e-05}}}},
+       {"frame_skip", int64_t{5}},
+       {"muscle_condition", std::string("fatigue")}});
   AddTask<ChallengeBimanualEnv>(
       registry, "myoChallengeBimanual-v0",
       {{"mujoco_model",

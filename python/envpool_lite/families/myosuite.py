@@ -163,7 +163,12 @@ class Myosuite(Family):
         if "target_reach_range" in out and isinstance(out["target_reach_range"], Mapping):
             out["target_reach_range"] = _table("target_reach_range", out["target_reach_range"], 6)
         # MyoChallenge's {"high": ..., "low": ...} ranges (relocate).
-        for name in ("target_xyz_range", "target_rxryrz_range", "obj_xyz_range", "obj_geom_range", "obj_mass_range", "obj_friction_range"):
+        # Table tennis' too (its qpos_noise_range: scalars low and high).
+        table_tennis = "ball_xyz_range" in defaults
+        ranges: tuple[str, ...] = ("target_xyz_range", "target_rxryrz_range", "obj_xyz_range", "obj_geom_range", "obj_mass_range", "obj_friction_range")
+        if table_tennis:
+            ranges += ("ball_xyz_range", "ball_friction_range", "qpos_noise_range")
+        for name in ranges:
             if isinstance(out.get(name), Mapping):
                 out[name] = _table(name, out[name], 0)
         for name in (
@@ -181,6 +186,7 @@ class Myosuite(Family):
             "goal_xrange",
             "goal_yrange",
             "obj_size_range",
+            "paddle_mass_range",
         ):
             if name in out and hasattr(out[name], "tolist"):
                 out[name] = tuple(float(x) for x in out[name].tolist())
@@ -199,7 +205,9 @@ class Myosuite(Family):
             out.setdefault("reference", {})
         # myosuite's None: the option's empty value.
         none_empty: list[tuple[str, Any]] = [("muscle_condition", ""), ("variant", ""), ("target_rot", ())]
-        if "qpos_noise_range" in defaults:  # relocate: None is no offset
+        if table_tennis:  # None is no randomisation
+            none_empty += [("qpos_noise_range", {}), ("ball_xyz_range", {}), ("ball_friction_range", {}), ("paddle_mass_range", ()), ("ball_qvel", False)]
+        elif "qpos_noise_range" in defaults:  # relocate: None is no offset
             none_empty += [("qpos_noise_range", 0.0), ("obj_xyz_range", {}), ("obj_geom_range", {}), ("obj_mass_range", {}), ("obj_friction_range", {})]
         if "task_choice" in defaults:  # Baoding: None is no randomisation
             none_empty += [("obj_size_range", ()), ("obj_mass_range", ()), ("obj_friction_change", ())]
