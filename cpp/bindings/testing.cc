@@ -11,6 +11,7 @@
 // pygame-ce itself.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +27,9 @@
 #include "refkit/numpy/random.h"
 #include "refkit/numpy/random_state.h"
 #include "refkit/pygame/draw.h"
+#ifdef ENVPOOL_LITE_NUMPY_RANDOM
+#include "refkit/pink/colored_noise.h"
+#endif
 
 namespace py = pybind11;
 
@@ -145,6 +149,34 @@ U8Array HwcToChw(const py::array& src) {
 // Runs `ops` on one stream seeded `seed`, in order, and returns what each
 // draws: ops are (name, *args) tuples. The stream is numpy's legacy
 // RandomState ("random_state") or Generator(PCG64) ("generator").
+#ifdef ENVPOOL_LITE_NUMPY_RANDOM
+// pink-noise-rl's ColoredNoiseProcess(beta, size=(rows, steps), scale,
+// rng=Generator(PCG64(seed))): its first `draws` samples, (draws, rows).
+py::array_t<double> ColoredNoise(uint64_t seed, double beta, int rows,
+                                 int steps, double scale, int draws,
+                                 const py::dict& numpy_loops) {
+  envpool_lite::NamedNumbers loops;
+  for (auto item : numpy_loops) {
+    loops.emplace_back(item.first.cast<std::string>(),
+                       item.second.cast<std::vector<double>>());
+  }
+  if (rows < 1 || steps < 1 || draws < 0) {
+    throw py::value_error("rows and steps must be positive, draws not negative");
+  }
+  envpool_lite::NumpyRandom rng(seed);
+  const envpool_lite::NumpyMath np(loops);
+  const envpool_lite::NumpyFft fft(loops);
+  envpool_lite::pink::ColoredNoiseProcess noise(beta, rows, steps, scale);
+  noise.Reset(&rng, np, fft);
+  py::array_t<double> out({draws, rows});
+  for (int i = 0; i < draws; ++i) {
+    noise.Sample(&rng, np, fft,
+                 out.mutable_data() + static_cast<std::size_t>(i) * rows);
+  }
+  return out;
+}
+#endif
+
 py::list RandomDraws(const std::string& stream, uint64_t seed,
                      const py::list& ops) {
   py::list out;
@@ -562,6 +594,14 @@ PYBIND11_MODULE(_testing, t) {
   t.def("max_pool_inplace", &MaxPoolInPlace, py::arg("a"), py::arg("b"),
         "a[...] = np.maximum(a, b) (the kernel with out aliasing a); a must be "
         "a C-contiguous uint8 array.");
+#ifdef ENVPOOL_LITE_NUMPY_RANDOM
+  t.def("colored_noise", &ColoredNoise, py::arg("seed"), py::arg("beta"),
+        py::arg("rows"), py::arg("steps"), py::arg("scale"), py::arg("draws"),
+        py::arg("numpy_loops"),
+        "pink-noise-rl's ColoredNoiseProcess(beta, size=(rows, steps), "
+        "scale, rng=Generator(PCG64(seed))).sample() `draws` times, by "
+        "refkit/pink/colored_noise.h with numpy_loops' irfft.");
+#endif
   t.def("random_draws", &RandomDraws, py::arg("stream"), py::arg("seed"),
         py::arg("ops"),
         "The draws of numpy's RandomState (stream 'random_state') or "

@@ -5,6 +5,8 @@ pins, mujoco 3.6.0 and gymnasium 1.2.2, cannot live in the venv).
 Commands (JSON on stdin, JSON on stdout):
   registry: every id myosuite registers, with its entry point, time limit
     and kwargs (numpy arrays as lists, functions by name).
+  colored_noise: a list of {"seed", "beta", "rows", "steps", "scale",
+    "draws"}: pink-noise-rl's samples (colored_noise() says how).
   rollout: a list of {"task_id", "seeds", "actions" (per env, per step:
     the float32 action's bytes, base64), "kwargs", "max_episode_steps"}:
     each env made with gym.make(id, seed=s, **kwargs), reset, driven with its
@@ -155,6 +157,17 @@ def render(request: dict[str, Any]) -> list[str]:
     return frames
 
 
+def colored_noise(request: dict[str, Any]) -> str:
+    """pink-noise-rl's ColoredNoiseProcess(beta, size=(rows, steps), scale,
+    rng=default_rng(seed)), as ChaseTag's and Soccer's opponents make it:
+    its first `draws` samples, (draws, rows) float64 bytes, base64."""
+    import pink
+
+    rng = np.random.default_rng(request["seed"])
+    noise = pink.ColoredNoiseProcess(beta=request["beta"], size=(request["rows"], request["steps"]), scale=request["scale"], rng=rng)
+    return _b64(np.array([noise.sample() for _ in range(request["draws"])], np.float64))
+
+
 def rollouts(request: list[dict[str, Any]]) -> list[Any]:
     """Several tasks' rollouts in one process; an error is reported per task."""
     out = []
@@ -173,6 +186,8 @@ def main() -> None:
         result: Any = registry()
     elif command == "render":
         result = [render(r) for r in request]
+    elif command == "colored_noise":
+        result = [colored_noise(r) for r in request]
     else:
         result = rollouts(request)
     sys.stdout.write(json.dumps(result))

@@ -38,14 +38,20 @@ def loop(name: str, dtype: type = np.float64) -> tuple[int, int]:
     """(function address, data address) of np.<name>'s loop whose inputs
     and outputs are all of `dtype` (float64 unless asked)."""
     ufunc = getattr(np, name)
+    return typed_loop(ufunc, name, (dtype,) * ufunc.nargs)
+
+
+def typed_loop(ufunc: np.ufunc, name: str, dtypes: tuple[type, ...]) -> tuple[int, int]:
+    """(function address, data address) of ufunc's loop for its arguments'
+    dtypes, in order."""
     s = _UFunc.from_address(id(ufunc))
-    if s.name.decode() != name or s.nargs != ufunc.nargs:
+    if s.name.decode() != name or s.nargs != ufunc.nargs or len(dtypes) != s.nargs:
         raise RuntimeError(f"numpy {np.__version__}: unexpected layout of ufunc {name}")
-    num = np.dtype(dtype).num
+    nums = [np.dtype(d).num for d in dtypes]
     for i in range(s.ntypes):
-        if all(ord(s.types[i * s.nargs + j]) == num for j in range(s.nargs)):
+        if all(ord(s.types[i * s.nargs + j]) == nums[j] for j in range(s.nargs)):
             return s.functions[i] or 0, (s.data[i] or 0) if s.data else 0
-    raise RuntimeError(f"numpy {np.__version__}: np.{name} has no {np.dtype(dtype).name} loop")
+    raise RuntimeError(f"numpy {np.__version__}: {name} has no loop for {[np.dtype(d).name for d in dtypes]}")
 
 
 @functools.cache
@@ -60,4 +66,11 @@ def all_loops() -> dict[str, list[float]]:
         fn, data = loop(name, np.float32)
         assert fn < 2**53 and data < 2**53
         out[f"{name}_float32"] = [float(fn), float(data)]
+    # numpy.fft.irfft's gufunc (complex128, float64 -> float64): numpy's
+    # pocketfft (refkit/numpy/fft.h).
+    from numpy.fft import _pocketfft_umath
+
+    fn, data = typed_loop(_pocketfft_umath.irfft, "irfft", (np.complex128, np.float64, np.float64))
+    assert fn < 2**53 and data < 2**53
+    out["irfft"] = [float(fn), float(data)]
     return out
