@@ -42,6 +42,7 @@ CLASSES = {
     "myosuite.envs.myo.myochallenge.baoding_v1:BaodingEnvV1": ("challenge_baoding.h", "ChallengeBaodingEnv"),
     "myosuite.envs.myo.myochallenge.bimanual_v0:BimanualEnvV1": ("challenge_bimanual.h", "ChallengeBimanualEnv"),
     "myosuite.envs.myo.myochallenge.tabletennis_v0:TableTennisEnvV0": ("challenge_tabletennis.h", "ChallengeTableTennisEnv"),
+    "myosuite.envs.myo.myochallenge.soccer_v0:SoccerEnvV0": ("challenge_soccer.h", "ChallengeSoccerEnv"),
 }
 
 # The type of each option (its C++ default's type).
@@ -107,6 +108,12 @@ TYPES = {
     "rally_count": "int",
     "remove_body_collisions": "bool",
     "add_left_arm": "bool",
+    "min_agent_spawn_distance": "double",
+    "goalkeeper_probabilities": "numbers",
+    "max_time_sec": "double",
+    "random_vel_range": "numbers",
+    "rnd_pos_noise": "double",
+    "rnd_joint_noise": "double",
 }
 
 # An option whose type differs in one class: table tennis' qpos_noise_range

@@ -161,7 +161,8 @@ py::array_t<double> ColoredNoise(uint64_t seed, double beta, int rows,
                        item.second.cast<std::vector<double>>());
   }
   if (rows < 1 || steps < 1 || draws < 0) {
-    throw py::value_error("rows and steps must be positive, draws not negative");
+    throw py::value_error(
+        "rows and steps must be positive, draws not negative");
   }
   envpool_lite::NumpyRandom rng(seed);
   const envpool_lite::NumpyMath np(loops);

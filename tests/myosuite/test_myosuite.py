@@ -17,7 +17,7 @@ IDS = [t for t in envpool_lite.families.task_ids("myosuite") if not t.startswith
 
 def test_ids_and_aliases():
     ids = envpool_lite.families.task_ids("myosuite")
-    assert len(IDS) == 377
+    assert len(IDS) == 383
     for t in IDS:
         assert f"MyoSuite/{t}" in ids  # EnvPool's name for it
 
@@ -184,6 +184,15 @@ OPTIONS = [
     (
         "myoChallengeTableTennisP0-v0",
         {"ball_xyz_range": {"high": [-1.0, 0.3, 1.6], "low": [-1.2, -0.3, 1.3]}, "ball_qvel": True, "paddle_mass_range": (0.1, 0.2), "muscle_condition": "sarcopenia"},
+    ),
+    # Soccer: the goalkeeper's policies forced (block_ball and random's
+    # colored noise, refilled every 10 steps), its speeds, a random start,
+    # a shorter game.
+    ("myoChallengeSoccerP2-v0", {"goalkeeper_probabilities": (0.5, 0.5, 0.0)}),
+    ("myoChallengeSoccerP2-v0", {"goalkeeper_probabilities": (0.0, 1.0, 0.0), "random_vel_range": (2.0, 3.0), "frame_skip": 5, "reset_type": "random"}),
+    (
+        "myoChallengeSoccerP1-v0",
+        {"goalkeeper_probabilities": (1.0, 0.0, 0.0), "rnd_pos_noise": 0.3, "rnd_joint_noise": 0.05, "reset_type": "random", "max_time_sec": 0.1},
     ),
     ("myoChallengeBaodingP1-v1", {"task_choice": "random", "obj_size_range": (0.02, 0.023), "goal_time_period": (3, 7), "proximity_th": 0.03}),
     (
@@ -381,6 +390,42 @@ TABLE_TENNIS_BAD = [
 def test_table_tennis_bad_options(options, name):
     with pytest.raises((ValueError, TypeError), match=name):
         envpool_lite.make_gymnasium("myoChallengeTableTennisP2-v0", num_envs=1, **options)
+
+
+@pytest.mark.parametrize("probabilities", [(0.0, 1.0, 0.0), (1.0, 0.0, 0.0)])
+def test_soccer_goalkeeper_moves(probabilities):
+    # Random (colored noise) and block_ball: the goalkeeper's y (in the obs
+    # dict; myosuite moves it in the observed data only) changes every step,
+    # within the goal; test_options_align aligns both policies.
+    env = envpool_lite.make_gymnasium("myoChallengeSoccerP2-v0", num_envs=2, seed=5, goalkeeper_probabilities=probabilities)
+    try:
+        env.reset()
+        ys = []
+        for a in np.stack(actions_for(env.spec, 2, 60, 3), axis=1):
+            _, _, _, _, info = env.step(a)
+            ys.append(info["obs_dict"]["goalkeeper_pos"].copy())
+    finally:
+        env.close()
+    ys = np.array(ys)
+    assert (ys[:, :, 0] == 50.0).all() and (np.abs(ys[:, :, 1]) <= 3.3).all()
+    assert len(np.unique(ys[:, 0, 1])) > 50
+
+
+SOCCER_BAD = [
+    ({"goalkeeper_probabilities": (0.5, 0.3, 0.3)}, "goalkeeper_probabilities"),
+    ({"goalkeeper_probabilities": (1.5, -0.5, 0.0)}, "goalkeeper_probabilities"),
+    ({"goalkeeper_probabilities": (0.5, 0.5)}, "goalkeeper_probabilities"),
+    ({"random_vel_range": (-1.0, 2.0)}, "random_vel_range"),
+    ({"random_vel_range": (3.0, 2.0)}, "random_vel_range"),
+    ({"reset_type": "sometimes"}, "reset_type"),
+    ({"rnd_pos_noise": float("nan")}, "rnd_pos_noise"),
+]
+
+
+@pytest.mark.parametrize(("options", "name"), SOCCER_BAD)
+def test_soccer_bad_options(options, name):
+    with pytest.raises((ValueError, TypeError), match=name):
+        envpool_lite.make_gymnasium("myoChallengeSoccerP2-v0", num_envs=1, **options)
 
 
 # The challenges' ranges, held to Generator.uniform's own checks at make()

@@ -30,6 +30,7 @@ CASES = [
     # The bimanual pass: its box's mesh rotated and centred at the setup.
     ("myoChallengeBimanual-v0", 200, 150, -1),
     ("myoChallengeTableTennisP2-v0", 160, 120, -1),
+    ("myoChallengeSoccerP2-v0", 120, 90, -1),
 ]
 
 

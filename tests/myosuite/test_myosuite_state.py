@@ -29,6 +29,11 @@ def test_every_id_restores(task_id, other_pool):
         ("myoElbowPose1D6MExoRandom-v0", {}),
         # Fatigue drawn at each reset from its own generator.
         ("myoFatiFingerReachRandom-v0", {"fatigue_reset_random": True}),
+        # Soccer's goalkeeper on colored noise (a buffer of 10 samples, drawn
+        # anew at each reset and when spent); table tennis' contact
+        # trajectory and rallies.
+        ("myoChallengeSoccerP2-v0", {"goalkeeper_probabilities": (0.0, 1.0, 0.0)}),
+        ("myoChallengeTableTennisP0-v0", {"ball_xyz_range": {"high": [1.89, 0.6677, 1.2373], "low": [1.89, 0.6677, 1.2373]}, "ball_qvel": True, "rally_count": 2}),
     ],
 )
 def test_through_episode_ends(task_id, options, mode):

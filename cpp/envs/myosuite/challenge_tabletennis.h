@@ -463,13 +463,7 @@ class ChallengeTableTennisEnv : public MyoEnv {
 
   static int Need(const Api& api, const mjModel* m, mjtObj type,
                   const char* name) {
-    const int id = api.name2id(m, type, name);
-    if (id < 0) {
-      throw std::invalid_argument(
-          std::string("option 'mujoco_model': the table tennis task needs '") +
-          name + "' in its model");
-    }
-    return id;
+    return ModelId(api, m, type, name, "table tennis");
   }
 
   static Ids Check(const Config& config, const Api& api, const mjModel* m) {

@@ -202,6 +202,29 @@ inline void Gather(const double* from, const std::vector<int>& at,
   for (std::size_t i = 0; i < at.size(); ++i) out[i] = from[at[i]];
 }
 
+// WalkEnvV0's muscle_lengths, muscle_velocities (clipped to +-100) and
+// muscle_forces (in kN, clipped to +-100), of the env's data.
+inline void MuscleObs(const mjData* d, int nu, double* length, double* velocity,
+                      double* force) {
+  std::copy(d->actuator_length, d->actuator_length + nu, length);
+  for (int i = 0; i < nu; ++i) {
+    velocity[i] = std::min(std::max(d->actuator_velocity[i], -100.0), 100.0);
+    force[i] = std::min(std::max(d->actuator_force[i] / 1000, -100.0), 100.0);
+  }
+}
+
+// The id of a named element a task needs in its model.
+inline int ModelId(const Api& api, const mjModel* m, mjtObj type,
+                   const char* name, const char* task) {
+  const int id = api.name2id(m, type, name);
+  if (id < 0) {
+    throw std::invalid_argument(std::string("option 'mujoco_model': the ") +
+                                task + " task needs '" + name +
+                                "' in its model");
+  }
+  return id;
+}
+
 inline int SiteId(const Api& api, const mjModel* m, const std::string& name,
                   const char* option) {
   const int id = api.name2id(m, mjOBJ_SITE, name.c_str());
@@ -329,6 +352,7 @@ class MyoEnv : public Env {
   }
 
   StepResult Step(const void* action) override {
+    PreStep();
     const float* a = static_cast<const float*>(action);
     std::copy(a, a + m()->nu, ctrl_f32_.begin());
     StepControls(true);
@@ -496,6 +520,7 @@ class MyoEnv : public Env {
       }
     }
     // self.step(np.zeros(nu)): float64 controls; and myosuite's assertion.
+    PreStep();
     std::fill(ctrl_f64_.begin(), ctrl_f64_.end(), 0.0);
     StepControls(false);
     Forward();
@@ -529,6 +554,10 @@ class MyoEnv : public Env {
       out[i] = rng_.Uniform(r.low[i], r.high[i]);
     }
   }
+
+  // What a task's step() does before BaseV0.step (soccer's goalkeeper
+  // moves), at every step, the setup's step of zero controls included.
+  virtual void PreStep() {}
 
   // A task's own mapping of the controls before BaseV0.step (its step()
   // override; Bimanual maps its robotic actuators): the action's float32

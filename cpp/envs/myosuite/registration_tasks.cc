@@ -6,6 +6,7 @@
 #include "envs/myosuite/challenge_bimanual.h"
 #include "envs/myosuite/challenge_relocate.h"
 #include "envs/myosuite/challenge_reorient.h"
+#include "envs/myosuite/challenge_soccer.h"
 #include "envs/myosuite/challenge_tabletennis.h"
 #include "envs/myosuite/key_turn.h"
 #include "envs/myosuite/myodm.h"
@@ -1940,6 +1941,67 @@ void RegisterTasks(Registry& registry) {
        {"normalize_act", true},
        {"frame_skip", int64_t{5}},
        {"muscle_condition", std::string("reafferentation")}});
+  AddTask<ChallengeSoccerEnv>(
+      registry, "myoChallengeSoccerP1-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/leg_soccer/myolegs_soccer.xml")},
+       {"max_episode_steps", int64_t{2000}},
+       {"normalize_act", true},
+       {"min_agent_spawn_distance", 1.0},
+       {"reset_type", std::string("none")},
+       {"goalkeeper_probabilities", NumberList{0.0, 0.0, 1.0}}});
+  AddTask<ChallengeSoccerEnv>(
+      registry, "myoSarcChallengeSoccerP1-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/leg_soccer/myolegs_soccer.xml")},
+       {"max_episode_steps", int64_t{2000}},
+       {"normalize_act", true},
+       {"min_agent_spawn_distance", 1.0},
+       {"reset_type", std::string("none")},
+       {"goalkeeper_probabilities", NumberList{0.0, 0.0, 1.0}},
+       {"muscle_condition", std::string("sarcopenia")}});
+  AddTask<ChallengeSoccerEnv>(
+      registry, "myoFatiChallengeSoccerP1-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/leg_soccer/myolegs_soccer.xml")},
+       {"max_episode_steps", int64_t{2000}},
+       {"normalize_act", true},
+       {"min_agent_spawn_distance", 1.0},
+       {"reset_type", std::string("none")},
+       {"goalkeeper_probabilities", NumberList{0.0, 0.0, 1.0}},
+       {"muscle_condition", std::string("fatigue")}});
+  AddTask<ChallengeSoccerEnv>(
+      registry, "myoChallengeSoccerP2-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/leg_soccer/myolegs_soccer.xml")},
+       {"max_episode_steps", int64_t{2000}},
+       {"normalize_act", true},
+       {"min_agent_spawn_distance", 1.0},
+       {"reset_type", std::string("random")},
+       {"goalkeeper_probabilities", NumberList{0.1, 0.3, 0.6}},
+       {"max_time_sec", 10.0}});
+  AddTask<ChallengeSoccerEnv>(
+      registry, "myoSarcChallengeSoccerP2-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/leg_soccer/myolegs_soccer.xml")},
+       {"max_episode_steps", int64_t{2000}},
+       {"normalize_act", true},
+       {"min_agent_spawn_distance", 1.0},
+       {"reset_type", std::string("random")},
+       {"goalkeeper_probabilities", NumberList{0.1, 0.3, 0.6}},
+       {"max_time_sec", 10.0},
+       {"muscle_condition", std::string("sarcopenia")}});
+  AddTask<ChallengeSoccerEnv>(
+      registry, "myoFatiChallengeSoccerP2-v0",
+      {{"mujoco_model",
+        std::string("envs/myo/assets/leg_soccer/myolegs_soccer.xml")},
+       {"max_episode_steps", int64_t{2000}},
+       {"normalize_act", true},
+       {"min_agent_spawn_distance", 1.0},
+       {"reset_type", std::string("random")},
+       {"goalkeeper_probabilities", NumberList{0.1, 0.3, 0.6}},
+       {"max_time_sec", 10.0},
+       {"muscle_condition", std::string("fatigue")}});
   AddTask<ChallengeTableTennisEnv>(
       registry, "myoChallengeTableTennisP0-v0",
       {{"mujoco_model",

@@ -309,15 +309,8 @@ class WalkEnv : public MyoEnv {
       rel[3 + i] = dd->xpos[3 * talus_r_ + i] - dd->xpos[3 * pelvis_ + i];
     }
     Obs("phase_var")[0] = PhaseVar();
-    const int nu = m()->nu;
-    std::copy(dd->actuator_length, dd->actuator_length + nu,
-              Obs("muscle_length"));
-    double* v = Obs("muscle_velocity");
-    double* f = Obs("muscle_force");
-    for (int i = 0; i < nu; ++i) {
-      v[i] = std::min(std::max(dd->actuator_velocity[i], -100.0), 100.0);
-      f[i] = std::min(std::max(dd->actuator_force[i] / 1000, -100.0), 100.0);
-    }
+    MuscleObs(dd, m()->nu, Obs("muscle_length"), Obs("muscle_velocity"),
+              Obs("muscle_force"));
     if (m()->na > 0) std::copy(dd->act, dd->act + m()->na, Obs("act"));
   }
 

@@ -53,6 +53,8 @@ struct Api {
   decltype(&::mj_copyData) copy_data = nullptr;
   decltype(&::mj_copyModel) copy_model = nullptr;
   decltype(&::mj_loadAllPluginLibraries) load_all_plugin_libraries = nullptr;
+  // MyoSuite's soccer (its joint-limit forces).
+  decltype(&::mj_mulJacTVec) mul_jac_t_vec = nullptr;
 };
 
 // The folder beside a library that holds its plugins, if it has one:
@@ -111,6 +113,7 @@ inline const Api& LoadApi(const std::string& path) {
   so.Load(&a.copy_data, "mj_copyData");
   so.Load(&a.copy_model, "mj_copyModel");
   so.Load(&a.load_all_plugin_libraries, "mj_loadAllPluginLibraries");
+  so.Load(&a.mul_jac_t_vec, "mj_mulJacTVec");
   if (a.version() != mjVERSION_HEADER) {
     throw std::invalid_argument(
         std::string("MuJoCo: ") + path + " is MuJoCo " + a.version_string() +

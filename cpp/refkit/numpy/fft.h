@@ -40,9 +40,9 @@ class NumpyFft {
     }
     double fct = 1.0 / static_cast<double>(npts);
     // The gufunc's arguments for one row: (m),()->(n).
-    char* args[3] = {reinterpret_cast<char*>(const_cast<std::complex<double>*>(in)),
-                     reinterpret_cast<char*>(&fct),
-                     reinterpret_cast<char*>(out)};
+    char* args[3] = {
+        reinterpret_cast<char*>(const_cast<std::complex<double>*>(in)),
+        reinterpret_cast<char*>(&fct), reinterpret_cast<char*>(out)};
     const intptr_t dimensions[3] = {1, static_cast<intptr_t>(npts_in),
                                     static_cast<intptr_t>(npts)};
     const intptr_t steps[5] = {0, 0, 0, sizeof(std::complex<double>),

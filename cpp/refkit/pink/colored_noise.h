@@ -129,8 +129,7 @@ class ColoredNoiseProcess {
     idx_ += 1;
   }
 
-  ENVPOOL_LITE_STATE_FIELDS(beta_, rows_, steps_, scale_, fmin_, buffer_,
-                            idx_)
+  ENVPOOL_LITE_STATE_FIELDS(beta_, rows_, steps_, scale_, fmin_, buffer_, idx_)
 
  private:
   double beta_ = 1.0;

@@ -187,6 +187,8 @@ class Myosuite(Family):
             "goal_yrange",
             "obj_size_range",
             "paddle_mass_range",
+            "goalkeeper_probabilities",
+            "random_vel_range",
         ):
             if name in out and hasattr(out[name], "tolist"):
                 out[name] = tuple(float(x) for x in out[name].tolist())

@@ -68,9 +68,10 @@ def all_loops() -> dict[str, list[float]]:
         out[f"{name}_float32"] = [float(fn), float(data)]
     # numpy.fft.irfft's gufunc (complex128, float64 -> float64): numpy's
     # pocketfft (refkit/numpy/fft.h).
-    from numpy.fft import _pocketfft_umath
+    import importlib
 
-    fn, data = typed_loop(_pocketfft_umath.irfft, "irfft", (np.complex128, np.float64, np.float64))
+    pocketfft = importlib.import_module("numpy.fft._pocketfft_umath")
+    fn, data = typed_loop(pocketfft.irfft, "irfft", (np.complex128, np.float64, np.float64))
     assert fn < 2**53 and data < 2**53
     out["irfft"] = [float(fn), float(data)]
     return out
