@@ -120,6 +120,7 @@ class ChallengeBimanualEnv : public MyoEnv {
         blas_(NumpyBlas::Load(config.GetString("numpy_blas"))) {
     ids_ = Check(config, api_, m());
     joints_ = FindJoints(m());
+    map_robotic_controls_ = true;  // Bimanual.step
     const NumberList& start_center = config.GetNumberList("start_center");
     const NumberList& goal_center = config.GetNumberList("goal_center");
     const NumberList& start_shifts = config.GetNumberList("start_shifts");
@@ -244,11 +245,6 @@ class ChallengeBimanualEnv : public MyoEnv {
                            time_clamped_, ignore_first_scale_)
 
  protected:
-  // Bimanual.step: the robotic actuators' commands to their control range.
-  void MapControls(bool f32, float* ctrl_f32, double* ctrl_f64) override {
-    MapRoboticControls(f32, ctrl_f32, ctrl_f64);
-  }
-
   // get_obs_dict, of the env's data.
   void ObsDict() override {
     const mjModel* mm = m();

@@ -79,7 +79,7 @@ class ChallengeTableTennisEnv : public MyoEnv {
     return c;
   }
 
-  static ModelPtr LoadTaskModel(const Config& config) {
+  static ModelPtr LoadTableTennisTask(const Config& config) {
     const std::string& path = ModelPath(config);
     const std::string& lib = config.GetString("mujoco_lib");
     const Api& api = LoadApi(lib);
@@ -118,17 +118,18 @@ class ChallengeTableTennisEnv : public MyoEnv {
   }
 
   static EnvSpec MakeSpec(const Config& config) {
-    ModelPtr model = LoadTaskModel(config);
+    ModelPtr model = LoadTableTennisTask(config);
     const Api& api = LoadApi(config.GetString("mujoco_lib"));
     Check(config, api, model.get());
     return BaseSpec(config, model.get(), MakeLayout(config, model.get()));
   }
 
   ChallengeTableTennisEnv(const Config& config, uint64_t seed)
-      : MyoEnv(config, seed, &MakeLayout, LoadTaskModel(config)) {
+      : MyoEnv(config, seed, &MakeLayout, LoadTableTennisTask(config)) {
     ids_ = Check(config, api_, m());
     joints_ = FindJoints(m());
     python_sum_dense_ = true;
+    map_robotic_controls_ = true;  // TableTennisEnvV0.step
     qpos_noise_ = RangeOption(config, "qpos_noise_range", 1);
     ball_xyz_ = RangeOption(config, "ball_xyz_range", 3);
     ball_friction_ = RangeOption(config, "ball_friction_range", 3);
@@ -195,10 +196,6 @@ class ChallengeTableTennisEnv : public MyoEnv {
                            trajectory_, cur_rally_, info_time_)
 
  protected:
-  void MapControls(bool f32, float* ctrl_f32, double* ctrl_f64) override {
-    MapRoboticControls(f32, ctrl_f32, ctrl_f64);
-  }
-
   // get_obs_dict, of the env's data.
   void ObsDict() override {
     const mjModel* mm = m();

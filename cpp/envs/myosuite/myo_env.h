@@ -559,20 +559,14 @@ class MyoEnv : public Env {
   // moves), at every step, the setup's step of zero controls included.
   virtual void PreStep() {}
 
-  // A task's own mapping of the controls before BaseV0.step (its step()
-  // override; Bimanual maps its robotic actuators): the action's float32
-  // copy (f32), or MujocoEnv._setup's float64 zeros.
-  virtual void MapControls(bool f32, float* ctrl_f32, double* ctrl_f64) {
-    (void)f32, (void)ctrl_f32, (void)ctrl_f64;
-  }
-
-  // MyoChallenge's bimanual and table tennis step(): the robotic
-  // (non-muscle) actuators' [-1, 1] commands mapped to their control range
-  // (np.mean of the range, plus the command times half its width), float32
-  // for an action, as myosuite's float32 copy of it holds them; when
-  // normalize_act.
+  // MyoChallenge's bimanual and table tennis step(), when
+  // map_robotic_controls_: the robotic (non-muscle) actuators' [-1, 1]
+  // commands mapped to their control range (np.mean of the range, plus the
+  // command times half its width) in the action's float32 copy (f32), as
+  // myosuite's float32 copy of it holds them, or in MujocoEnv._setup's
+  // float64 zeros; when normalize_act.
   void MapRoboticControls(bool f32, float* ctrl_f32, double* ctrl_f64) {
-    if (!normalize_act_) return;
+    if (!map_robotic_controls_ || !normalize_act_) return;
     for (int i = 0; i < m()->nu; ++i) {
       if (m()->actuator_dyntype[i] == mjDYN_MUSCLE) continue;
       const double lo = m()->actuator_ctrlrange[2 * i];
@@ -694,6 +688,9 @@ class MyoEnv : public Env {
   // rwd_dict["dense"] as Python's sum of the weighted terms (in order) rather
   // than np.sum's pairwise sum: the tasks whose reference sums so.
   bool python_sum_dense_ = false;
+  // The task's step() maps its robotic actuators' commands
+  // (MapRoboticControls) before BaseV0.step.
+  bool map_robotic_controls_ = false;
   bool solved_ = false, done_ = false;
   std::string mujoco_lib_;
   int render_width_ = 640, render_height_ = 480, camera_id_ = -1;
@@ -771,7 +768,7 @@ class MyoEnv : public Env {
   // float32, as the user's array is) or ctrl_f64_ (MujocoEnv._setup's
   // zeros, float64).
   void StepControls(bool f32) {
-    MapControls(f32, ctrl_f32_.data(), ctrl_f64_.data());
+    MapRoboticControls(f32, ctrl_f32_.data(), ctrl_f64_.data());
     const int nu = m()->nu;
     bool normalized = normalize_act_;
     if (m()->na > 0 && normalize_act_) {
