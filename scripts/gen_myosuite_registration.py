@@ -43,6 +43,7 @@ CLASSES = {
     "myosuite.envs.myo.myochallenge.bimanual_v0:BimanualEnvV1": ("challenge_bimanual.h", "ChallengeBimanualEnv"),
     "myosuite.envs.myo.myochallenge.tabletennis_v0:TableTennisEnvV0": ("challenge_tabletennis.h", "ChallengeTableTennisEnv"),
     "myosuite.envs.myo.myochallenge.soccer_v0:SoccerEnvV0": ("challenge_soccer.h", "ChallengeSoccerEnv"),
+    "myosuite.envs.myo.myochallenge.chasetag_v0:ChaseTagEnvV0": ("challenge_chasetag.h", "ChallengeChaseTagEnv"),
 }
 
 # The type of each option (its C++ default's type).
@@ -114,6 +115,15 @@ TYPES = {
     "random_vel_range": "numbers",
     "rnd_pos_noise": "double",
     "rnd_joint_noise": "double",
+    "win_distance": "double",
+    "min_spawn_distance": "double",
+    "hills_range": "numbers",
+    "rough_range": "numbers",
+    "relief_range": "numbers",
+    "repeller_opponent": "bool",
+    "chase_vel_range": "numbers",
+    "repeller_vel_range": "numbers",
+    "opponent_probabilities": "numbers",
 }
 
 # An option whose type differs in one class: table tennis' qpos_noise_range

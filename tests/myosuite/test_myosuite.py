@@ -17,7 +17,7 @@ IDS = [t for t in envpool_lite.families.task_ids("myosuite") if not t.startswith
 
 def test_ids_and_aliases():
     ids = envpool_lite.families.task_ids("myosuite")
-    assert len(IDS) == 383
+    assert len(IDS) == 392
     for t in IDS:
         assert f"MyoSuite/{t}" in ids  # EnvPool's name for it
 
@@ -193,6 +193,24 @@ OPTIONS = [
     (
         "myoChallengeSoccerP1-v0",
         {"goalkeeper_probabilities": (1.0, 0.0, 0.0), "rnd_pos_noise": 0.3, "rnd_joint_noise": 0.05, "reset_type": "random", "max_time_sec": 0.1},
+    ),
+    # Chase tag: the repeller only (P2eval's opponent); EVADE episodes (the
+    # opponent chases at a drawn speed); the first phase on drawn terrain
+    # with a random start, the height map observed, tags within 3 m.
+    ("myoChallengeChaseTagP2eval-v0", {"opponent_probabilities": (0.0, 0.0, 0.0, 1.0), "repeller_vel_range": (1.0, 2.0)}),
+    ("myoChallengeChaseTagP2-v0", {"task_choice": "EVADE", "chase_vel_range": (0.5, 3.0)}),
+    (
+        "myoChallengeChaseTagP1-v0",
+        {
+            "reset_type": "random",
+            "terrain": "random",
+            "hills_range": (0.1, 0.3),
+            "rough_range": (0.05, 0.2),
+            "frame_skip": 5,
+            "obs_keys": ["hfield", "task", "time", "opponent_pose"],
+            "win_distance": 3.0,
+            "min_spawn_distance": 1.0,
+        },
     ),
     ("myoChallengeBaodingP1-v1", {"task_choice": "random", "obj_size_range": (0.02, 0.023), "goal_time_period": (3, 7), "proximity_th": 0.03}),
     (
@@ -426,6 +444,62 @@ SOCCER_BAD = [
 def test_soccer_bad_options(options, name):
     with pytest.raises((ValueError, TypeError), match=name):
         envpool_lite.make_gymnasium("myoChallengeSoccerP2-v0", num_envs=1, **options)
+
+
+def test_chase_tag_relief_aligns():
+    # The relief patch (myo_relief.npy, in 20% of the fields) made 1 m tall
+    # on a field otherwise flat (rough: -0.02): episodes of 5 steps from
+    # random starts, whose height maps see neighbouring patches.
+    options = {"relief_range": (1.0, 1.0), "hills_range": (0.0, 0.0), "rough_range": (0.0, 0.0)}
+    align([{"task_id": "myoChallengeChaseTagP2-v0", "steps": 60, "max_episode_steps": 5, "num_envs": 4, "seed": 0, "kwargs": options}])
+    env = envpool_lite.make_gymnasium("myoChallengeChaseTagP2-v0", num_envs=4, seed=0, max_episode_steps=5, **options)
+    try:
+        env.reset()
+        seen = 0
+        for a in np.stack(actions_for(env.spec, 4, 60, 1), axis=1):
+            h = env.step(a)[4]["obs_dict"]["hfield"]
+            seen += int(((h != 0) & (np.abs(h + 0.02) > 1e-6)).sum())
+    finally:
+        env.close()
+    assert seen > 100  # the relief was in view
+
+
+def test_chase_tag_lost_episode_reports_max_time():
+    # A lost CHASE episode (fallen, out of bounds, or out of time) sets the
+    # obs dict's time to 20 (myosuite's maxTime), and so info["time"].
+    align([{"task_id": "myoChallengeChaseTagP1-v0", "steps": 150, "max_episode_steps": 150, "num_envs": 2, "seed": 3}])
+    env = envpool_lite.make_gymnasium("myoChallengeChaseTagP1-v0", num_envs=2, seed=3)
+    try:
+        env.reset()
+        lost = []
+        for a in np.stack(actions_for(env.spec, 2, 150, 5), axis=1):
+            _, _, term, _, info = env.step(a)
+            lost += [info["time"][i] for i in np.flatnonzero(term) if info["rwd_dict"]["lose"][i]]
+    finally:
+        env.close()
+    assert lost and all(t == 20.0 for t in lost)
+
+
+CHASE_TAG_BAD = [
+    ({"terrain": "hilly"}, "terrain"),
+    ({"task_choice": "TAG"}, "task_choice"),
+    ({"reset_type": "sometimes"}, "reset_type"),
+    ({"opponent_probabilities": (0.5, 0.5)}, "opponent_probabilities"),
+    ({"opponent_probabilities": (0.1, 0.2, 0.3)}, "opponent_probabilities"),
+    ({"opponent_probabilities": (1.5, -0.5, 0.5)}, "opponent_probabilities"),
+    ({"chase_vel_range": (0.0, 0.0)}, "chase_vel_range"),
+    ({"chase_vel_range": (2.0, 1.0)}, "chase_vel_range"),
+    ({"random_vel_range": (2.0, -2.0)}, "random_vel_range"),
+    ({"hills_range": (0.3, 0.1)}, "hills_range"),
+    ({"min_spawn_distance": 8.0}, "min_spawn_distance"),
+    ({"win_distance": float("nan")}, "win_distance"),
+]
+
+
+@pytest.mark.parametrize(("options", "name"), CHASE_TAG_BAD)
+def test_chase_tag_bad_options(options, name):
+    with pytest.raises((ValueError, TypeError), match=name):
+        envpool_lite.make_gymnasium("myoChallengeChaseTagP2-v0", num_envs=1, **options)
 
 
 # The challenges' ranges, held to Generator.uniform's own checks at make()

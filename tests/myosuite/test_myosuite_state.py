@@ -33,6 +33,9 @@ def test_every_id_restores(task_id, other_pool):
         # anew at each reset and when spent); table tennis' contact
         # trajectory and rallies.
         ("myoChallengeSoccerP2-v0", {"goalkeeper_probabilities": (0.0, 1.0, 0.0)}),
+        # Chase tag's repeller and drawn terrain (in the model's height
+        # field).
+        ("myoChallengeChaseTagP2eval-v0", {"opponent_probabilities": (0.0, 0.3, 0.3, 0.4)}),
         ("myoChallengeTableTennisP0-v0", {"ball_xyz_range": {"high": [1.89, 0.6677, 1.2373], "low": [1.89, 0.6677, 1.2373]}, "ball_qvel": True, "rally_count": 2}),
     ],
 )

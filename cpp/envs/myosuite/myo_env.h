@@ -372,7 +372,7 @@ class MyoEnv : public Env {
       for (int i = 0; i < n; ++i) obs[at + i] = static_cast<float>(v[i]);
       at += n;
     }
-    *row.Info<double>(0) = d()->time;
+    *row.Info<double>(0) = InfoTime();
     *row.Info<double>(1) = rwd_dense_;
     *row.Info<double>(2) = RwdValue("sparse");
     *row.Info<bool>(3) = solved_;
@@ -554,6 +554,10 @@ class MyoEnv : public Env {
       out[i] = rng_.Uniform(r.low[i], r.high[i]);
     }
   }
+
+  // info["time"]: the obs dict's time, which a task may change in its
+  // reward dict (chase tag's lost episodes).
+  virtual double InfoTime() const { return d()->time; }
 
   // What a task's step() does before BaseV0.step (soccer's goalkeeper
   // moves), at every step, the setup's step of zero controls included.

@@ -257,6 +257,24 @@ inline void Euler2Quat(const NumpyMath& np, const double* euler, double* quat) {
   quat[1] = cj * cs - sj * sc;
 }
 
+// quat_math.euler2mat of (x, y, z) Euler angles: a row-major 3x3 matrix.
+inline void Euler2Mat(const NumpyMath& np, const double* euler, double* mat) {
+  const double ai = -euler[2], aj = -euler[1], ak = -euler[0];
+  const double si = np.Sin(ai), sj = np.Sin(aj), sk = np.Sin(ak);
+  const double ci = np.Cos(ai), cj = np.Cos(aj), ck = np.Cos(ak);
+  const double cc = ci * ck, cs = ci * sk;
+  const double sc = si * ck, ss = si * sk;
+  mat[8] = cj * ck;
+  mat[7] = sj * sc - cs;
+  mat[6] = sj * cc + ss;
+  mat[5] = cj * sk;
+  mat[4] = sj * ss + cc;
+  mat[3] = sj * cs - sc;
+  mat[2] = -sj;
+  mat[1] = cj * si;
+  mat[0] = cj * ci;
+}
+
 // quat_math.quatDiff2Vel(quat1, quat2, dt=1)[0]: the rotation speed of
 // mulQuat(quat2, negQuat(quat1)) (quat2Vel: 2 arctan2(|axis|, w) / dt).
 inline double QuatDiff2Speed(const NumpyMath& np, const double* quat1,

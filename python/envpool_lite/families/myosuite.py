@@ -136,8 +136,9 @@ def _reference_file(task_id: str, path: str) -> dict[str, tuple[float, ...]]:
 
 
 class Myosuite(Family):
-    # Its own MuJoCo (above); MyoDM's reference file, as make() reads it.
-    internal_options = frozenset({"mujoco_model", "mujoco_lib", "reference_data"})
+    # Its own MuJoCo (above); MyoDM's reference file, as make() reads it;
+    # chase tag's relief patch (the package's myo_relief.npy).
+    internal_options = frozenset({"mujoco_model", "mujoco_lib", "reference_data", "relief_npy"})
     needs = frozenset({"numpy_loops", "numpy_blas"})
     extra = "myosuite"
     # myosuite itself is installed with --no-deps (see above), so the extra
@@ -189,6 +190,12 @@ class Myosuite(Family):
             "paddle_mass_range",
             "goalkeeper_probabilities",
             "random_vel_range",
+            "opponent_probabilities",
+            "chase_vel_range",
+            "repeller_vel_range",
+            "hills_range",
+            "rough_range",
+            "relief_range",
         ):
             if name in out and hasattr(out[name], "tolist"):
                 out[name] = tuple(float(x) for x in out[name].tolist())
@@ -211,7 +218,7 @@ class Myosuite(Family):
             none_empty += [("qpos_noise_range", {}), ("ball_xyz_range", {}), ("ball_friction_range", {}), ("paddle_mass_range", ()), ("ball_qvel", False)]
         elif "qpos_noise_range" in defaults:  # relocate: None is no offset
             none_empty += [("qpos_noise_range", 0.0), ("obj_xyz_range", {}), ("obj_geom_range", {}), ("obj_mass_range", {}), ("obj_friction_range", {})]
-        if "task_choice" in defaults:  # Baoding: None is no randomisation
+        if "obj_size_range" in defaults:  # Baoding: None is no randomisation
             none_empty += [("obj_size_range", ()), ("obj_mass_range", ()), ("obj_friction_change", ())]
         if "obj_scale_change" in defaults:  # Bimanual: None is no change
             none_empty += [("obj_scale_change", ()), ("obj_mass_change", ()), ("obj_friction_change", ())]
@@ -227,6 +234,8 @@ class Myosuite(Family):
         if "reference_data" in internal and config.get("reference_path"):
             path = config["reference_path"]
             internal = {**internal, "reference_data": _reference_file(task_id, path if os.path.isabs(path) else os.path.join(package_dir(task_id), path))}
+        if "relief_npy" in internal:
+            internal = {**internal, "relief_npy": os.path.join(package_dir(task_id), internal["relief_npy"])}
         return {**internal, "mujoco_model": model, "mujoco_lib": library_path(task_id)}
 
     def network_kind(self, spec: Any) -> NetworkKind:
