@@ -33,7 +33,6 @@ CASES = [
     ("myoChallengeSoccerP2-v0", 120, 90, -1),
     # Chase tag's drawn terrain (uploaded when the renderer is made, at the
     # first picture), from the opponent's camera.
-    ("myoChallengeChaseTagP2-v0", 120, 90, -1),
     ("myoChallengeChaseTagP2-v0", 96, 72, 0),
 ]
 
