@@ -43,6 +43,7 @@ CLASSES = {
     "myosuite.envs.myo.myochallenge.bimanual_v0:BimanualEnvV1": ("challenge_bimanual.h", "ChallengeBimanualEnv"),
     "myosuite.envs.myo.myochallenge.tabletennis_v0:TableTennisEnvV0": ("challenge_tabletennis.h", "ChallengeTableTennisEnv"),
     "myosuite.envs.myo.myochallenge.soccer_v0:SoccerEnvV0": ("challenge_soccer.h", "ChallengeSoccerEnv"),
+    "myosuite.envs.myo.myochallenge.run_track_v0:RunTrack": ("challenge_runtrack.h", "ChallengeRunTrackEnv"),
     "myosuite.envs.myo.myochallenge.chasetag_v0:ChaseTagEnvV0": ("challenge_chasetag.h", "ChallengeChaseTagEnv"),
 }
 
@@ -115,6 +116,16 @@ TYPES = {
     "random_vel_range": "numbers",
     "rnd_pos_noise": "double",
     "rnd_joint_noise": "double",
+    "hills_difficulties": "numbers",
+    "rough_difficulties": "numbers",
+    "stairs_difficulties": "numbers",
+    "real_width": "double",
+    "real_length": "double",
+    "end_pos": "double",
+    "start_pos": "double",
+    "init_pose_path": "string",
+    "osl_param_set": "int",
+    "max_time_steps": "int",
     "win_distance": "double",
     "min_spawn_distance": "double",
     "hills_range": "numbers",
@@ -193,6 +204,8 @@ def line(task_id: str, entry: dict) -> str:
             continue
         if name == "edit_fn":  # myosuite's function, by name (model_edit.h)
             name, v = "model_edit", v.removeprefix("<function edit_fn_").removesuffix(">")
+        if name == "max_episode_steps":  # RunTrack's own kwarg (its maxTime), not gym.make's limit
+            name = "max_time_steps"
         options.append(f'{{"{name}", {value(name, v, entry["entry_point"])}}}')
     return f'  AddTask<{CLASSES[entry["entry_point"]][1]}>(registry, "{task_id}",\n' + "                   {" + ",\n                    ".join(options) + "});\n"
 

@@ -165,6 +165,7 @@ def align(tasks: Sequence[dict[str, Any]]) -> int:
                 "actions": [[_b64(a) for a in env_actions] for env_actions in actions],
                 "kwargs": task.get("reference_kwargs", kwargs),
                 "max_episode_steps": task.get("max_episode_steps"),
+                "numpy_global_seed": task.get("numpy_global_seed", False),
             }
         )
     results = reference("rollout", requests)

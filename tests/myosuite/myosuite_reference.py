@@ -8,7 +8,8 @@ Commands (JSON on stdin, JSON on stdout):
   colored_noise: a list of {"seed", "beta", "rows", "steps", "scale",
     "draws"}: pink-noise-rl's samples (colored_noise() says how).
   rollout: a list of {"task_id", "seeds", "actions" (per env, per step:
-    the float32 action's bytes, base64), "kwargs", "max_episode_steps"}:
+    the float32 action's bytes, base64), "kwargs", "max_episode_steps",
+    "numpy_global_seed" (np.random.seed(s) first: run track's rough noise)}:
     each env made with gym.make(id, seed=s, **kwargs), reset, driven with its
     actions (rollout() says how); every observation, reward, flag and the
     info fields the tests compare (float32 and float64 arrays as base64
@@ -70,7 +71,7 @@ def registry() -> dict[str, Any]:
                     kwargs[key] = os.path.relpath(os.path.normpath(here + kwargs[key]), root)
             if isinstance(kwargs.get("reference"), str):
                 kwargs["reference_path"] = os.path.relpath(os.path.normpath(kwargs.pop("reference")), root)
-        for key in ("model_path", "obsd_model_path"):
+        for key in ("model_path", "obsd_model_path", "init_pose_path"):
             path = kwargs.get(key)
             if isinstance(path, str) and os.path.isabs(path):
                 # relative to the myosuite package, normalised
@@ -115,6 +116,10 @@ def rollout(request: dict[str, Any]) -> list[list[dict[str, Any]]]:
         kwargs["max_episode_steps"] = request["max_episode_steps"]
     result = []
     for seed, actions in zip(request["seeds"], request["actions"]):
+        if request.get("numpy_global_seed"):
+            # RunTrack's rough track draws from numpy's global generator,
+            # which nothing else draws from: seeded as the env seeds its own.
+            np.random.seed(seed % 2**32)
         with contextlib.redirect_stdout(io.StringIO()):
             env = gym.make(request["task_id"], seed=seed, **kwargs)
             obs, _ = env.reset()
@@ -138,20 +143,29 @@ def rollout(request: dict[str, Any]) -> list[list[dict[str, Any]]]:
 
 def render(request: dict[str, Any]) -> list[str]:
     """One env, gym.make(task_id, seed=s, **kwargs), reset and stepped with
-    its actions; after the reset and each step, the frame of myosuite's
-    offscreen renderer (env.unwrapped.mj_renderer.render_offscreen) at the
-    size and camera asked, as base64 bytes."""
+    its actions (reset after an episode end, as rollout() does); after the
+    reset and each step, the frame of myosuite's offscreen renderer
+    (env.unwrapped.mj_renderer.render_offscreen) at the size and camera
+    asked, as base64 bytes."""
     gym = _quiet_import()
+    if request.get("numpy_global_seed"):  # as rollout() seeds it
+        np.random.seed(request["seed"] % 2**32)
     with contextlib.redirect_stdout(io.StringIO()):
         env = gym.make(request["task_id"], seed=request["seed"], **request.get("kwargs", {}))
         env.reset()
     renderer = env.unwrapped.mj_renderer
     w, h, camera = request["width"], request["height"], request["camera_id"]
     frames = [_b64(renderer.render_offscreen(width=w, height=h, camera_id=camera))]
+    ended = False
     for a in request["actions"]:
         action = np.frombuffer(base64.b64decode(a), np.float32).copy()
         with contextlib.redirect_stdout(io.StringIO()):
-            env.step(action)
+            if ended:  # the action after an episode end is spent on the reset, as in rollout()
+                env.reset()
+                ended = False
+            else:
+                _, _, terminated, truncated, _ = env.step(action)
+                ended = terminated or truncated
         frames.append(_b64(renderer.render_offscreen(width=w, height=h, camera_id=camera)))
     env.close()
     return frames

@@ -17,7 +17,7 @@ IDS = [t for t in envpool_lite.families.task_ids("myosuite") if not t.startswith
 
 def test_ids_and_aliases():
     ids = envpool_lite.families.task_ids("myosuite")
-    assert len(IDS) == 392
+    assert len(IDS) == 398
     for t in IDS:
         assert f"MyoSuite/{t}" in ids  # EnvPool's name for it
 

@@ -50,6 +50,7 @@
 #include <string>
 #include <vector>
 
+#include "envs/myosuite/heightfield.h"
 #include "envs/myosuite/myo_env.h"
 #include "envs/myosuite/quat_math.h"
 #include "refkit/numpy/blas.h"
@@ -86,13 +87,7 @@ class ChallengeChaseTagEnv : public MyoEnv {
     c.Set("random_vel_range", NumberList{1.0, 1.0});
     c.Set("repeller_vel_range", NumberList{1.0, 1.0});
     c.Set("opponent_probabilities", NumberList{0.1, 0.45, 0.45});
-    // WalkEnvV0._setup's, taken and not used by this task.
-    c.Set("min_height", 0.8);
-    c.Set("max_rot", 0.8);
-    c.Set("hip_period", int64_t{100});
-    c.Set("target_x_vel", 0.0);
-    c.Set("target_y_vel", 1.2);
-    c.Set("target_rot", NumberList{});
+    SetUnusedWalkOptions(&c);
     // The relief patch (make() fills the package's path in).
     c.Set("relief_npy", std::string("envs/myo/assets/myo_relief.npy"));
     return c;
@@ -565,15 +560,6 @@ class ChallengeChaseTagEnv : public MyoEnv {
     return sizeof(float) * static_cast<std::size_t>(ids_.nrow) * ids_.ncol;
   }
 
-  // cart2map of one coordinate: int16(v / (real / n) + n / 2), clipped to
-  // [0, n - 2].
-  static int Map(double v, int n) {
-    const double delta = kRealSize / n;
-    const auto cell =
-        static_cast<int16_t>(static_cast<int32_t>(v / delta + n / 2.0));
-    return std::min(std::max(static_cast<int>(cell), 0), n - 2);
-  }
-
   // _populate_patches: each patch's type drawn (at most 2 hilly), then the
   // relief in one patch in 20% of fields.
   void PopulatePatches() {
@@ -597,8 +583,8 @@ class ChallengeChaseTagEnv : public MyoEnv {
 
   // flatten_agent_patch: the patch under the start position made flat.
   void FlattenAgentPatch() {
-    const int i = Map(qpos_[0], ids_.nrow) / ids_.patch;
-    const int j = Map(qpos_[1], ids_.ncol) / ids_.patch;
+    const int i = MapCell(qpos_[0], kRealSize, ids_.nrow) / ids_.patch;
+    const int j = MapCell(qpos_[1], kRealSize, ids_.ncol) / ids_.patch;
     FillPatch(i, j, kFlat);
   }
 
@@ -677,42 +663,10 @@ class ChallengeChaseTagEnv : public MyoEnv {
     }
   }
 
-  // _measure_height: the grid of 10 x 10 points (-0.4 to 0.5 m by 0.1, twice
-  // as far apart) turned with the agent's yaw (quat2euler of its root's
-  // quaternion, euler2mat), about its root; the field's heights there,
-  // flipud(rot90(., axes=(1, 0))).
+  // HeightField._measure_height (heightfield.h): view_distance 2.
   void MeasureHeight(double* out) const {
-    const double* qpos = d()->qpos;
-    double euler[3];
-    Quat2Euler(np_, qpos + 3, euler);
-    const double yaw[3] = {0.0, 0.0, euler[2]};
-    double rot[9];
-    Euler2Mat(np_, yaw, rot);
-    static constexpr double kGrid[10] = {-0.4, -0.3, -0.2, -0.1, 0.0,
-                                         0.1,  0.2,  0.3,  0.4,  0.5};
-    const float* field = Field();
-    double heights[100];
-    for (int a = 0; a < 10; ++a) {
-      for (int b = 0; b < 10; ++b) {
-        // meshgrid(x, y): point 10 a + b is (x[b], y[a], 0).
-        const double p[3] = {kGrid[b], kGrid[a], 0.0};
-        double q[3];
-        for (int k = 0; k < 3; ++k) {
-          q[k] = (p[0] * rot[3 * k] + p[1] * rot[3 * k + 1]) +
-                 p[2] * rot[3 * k + 2];
-          q[k] = q[k] * 2 + qpos[k];
-        }
-        // cart2map(py, px): rows from y, columns from x.
-        const int row = Map(q[1], ids_.nrow);
-        const int col = Map(q[0], ids_.ncol);
-        heights[10 * a + b] = field[row * ids_.ncol + col];
-      }
-    }
-    for (int i = 0; i < 10; ++i) {
-      for (int j = 0; j < 10; ++j) {
-        out[10 * i + j] = heights[10 * (9 - j) + 9 - i];
-      }
-    }
+    const HeightMap f{Field(), ids_.nrow, ids_.ncol, kRealSize, kRealSize};
+    myosuite::MeasureHeight(np_, d()->qpos, f, 2, out);
   }
 
   // np.load of myo_relief.npy: a square of the patch's size.

@@ -69,13 +69,7 @@ class ChallengeSoccerEnv : public MyoEnv {
     c.Set("rnd_joint_noise", 0.02);
     c.Set("goalkeeper_probabilities", NumberList{0.1, 0.45, 0.45});
     c.Set("max_time_sec", 10.0);
-    // WalkEnvV0._setup's, taken and not used by this task.
-    c.Set("min_height", 0.8);
-    c.Set("max_rot", 0.8);
-    c.Set("hip_period", int64_t{100});
-    c.Set("target_x_vel", 0.0);
-    c.Set("target_y_vel", 1.2);
-    c.Set("target_rot", NumberList{});
+    SetUnusedWalkOptions(&c);
     return c;
   }
 

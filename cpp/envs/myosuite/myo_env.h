@@ -213,6 +213,17 @@ inline void MuscleObs(const mjData* d, int nu, double* length, double* velocity,
   }
 }
 
+// WalkEnvV0._setup's options, with its defaults, which MyoChallenge's leg
+// tasks (soccer, chase tag, run track) take through it and do not use.
+inline void SetUnusedWalkOptions(Config* c) {
+  c->Set("min_height", 0.8);
+  c->Set("max_rot", 0.8);
+  c->Set("hip_period", int64_t{100});
+  c->Set("target_x_vel", 0.0);
+  c->Set("target_y_vel", 1.2);
+  c->Set("target_rot", NumberList{});
+}
+
 // The id of a named element a task needs in its model.
 inline int ModelId(const Api& api, const mjModel* m, mjtObj type,
                    const char* name, const char* task) {
@@ -520,8 +531,8 @@ class MyoEnv : public Env {
       }
     }
     // self.step(np.zeros(nu)): float64 controls; and myosuite's assertion.
-    PreStep();
     std::fill(ctrl_f64_.begin(), ctrl_f64_.end(), 0.0);
+    PreStep();
     StepControls(false);
     Forward();
     if (done_) {
@@ -560,7 +571,8 @@ class MyoEnv : public Env {
   virtual double InfoTime() const { return d()->time; }
 
   // What a task's step() does before BaseV0.step (soccer's goalkeeper
-  // moves), at every step, the setup's step of zero controls included.
+  // moves), at every step, the setup's step of zero controls included (its
+  // zeros already in ctrl_f64_: run track appends its OSL leg's commands).
   virtual void PreStep() {}
 
   // MyoChallenge's bimanual and table tennis step(), when
@@ -768,9 +780,10 @@ class MyoEnv : public Env {
     }
   }
 
+ protected:
   // BaseV0.step then Robot.step, of the controls in ctrl_f32_ (an action,
   // float32, as the user's array is) or ctrl_f64_ (MujocoEnv._setup's
-  // zeros, float64).
+  // zeros, float64; run track's float64 copy of an action).
   void StepControls(bool f32) {
     MapRoboticControls(f32, ctrl_f32_.data(), ctrl_f64_.data());
     const int nu = m()->nu;

@@ -135,11 +135,46 @@ def _reference_file(task_id: str, path: str) -> dict[str, tuple[float, ...]]:
     return _reference("reference_path", reference, strict=False)
 
 
+def _gait_cycle(task_id: str, config: Mapping[str, Any]) -> dict[str, tuple[float, ...]]:
+    """Run track's init_pose_path as RunTrack._setup reads it
+    (np.loadtxt(path, skiprows=1, delimiter=","), and its columns' names
+    from csv.DictReader's first row): {name: the column's values}; {}
+    without a file (myosuite's None), or for a file whose rows do not fit
+    its names when reset_type is not "osl_init" (which alone reads them).
+    The registered path is relative to the myosuite package."""
+    import csv
+
+    import numpy as np
+
+    path = config.get("init_pose_path", "")
+    if not path:
+        return {}
+    if not os.path.isabs(path):
+        path = os.path.join(package_dir(task_id), path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{task_id}: init_pose_path {path} does not exist")
+    data = np.loadtxt(path, skiprows=1, delimiter=",")
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        raise ValueError(f"option 'init_pose_path': {path} has no rows (myosuite's RunTrack fails reading it)")
+    columns = dict(zip(rows[0].keys(), range(len(rows[0]))))
+    if data.ndim != 2 or None in columns or len(columns) > data.shape[1]:
+        if config.get("reset_type") == "osl_init":
+            raise ValueError(f"option 'init_pose_path': {path} needs two or more rows of one number per named column (myosuite's initializeFromData fails on it)")
+        return {}
+    return {str(name): tuple(float(x) for x in data[:, i]) for name, i in columns.items()}
+
+
 class Myosuite(Family):
     # Its own MuJoCo (above); MyoDM's reference file, as make() reads it;
-    # chase tag's relief patch (the package's myo_relief.npy).
-    internal_options = frozenset({"mujoco_model", "mujoco_lib", "reference_data", "relief_npy"})
+    # chase tag's relief patch (the package's myo_relief.npy); run track's
+    # gait cycle (init_pose_path), as make() reads it.
+    internal_options = frozenset({"mujoco_model", "mujoco_lib", "reference_data", "init_pose_data", "relief_npy"})
     needs = frozenset({"numpy_loops", "numpy_blas"})
+    # Run track's difficulties: one per patch of the track, as many as the
+    # user's.
+    free_length_options = frozenset({"hills_difficulties", "rough_difficulties", "stairs_difficulties"})
     extra = "myosuite"
     # myosuite itself is installed with --no-deps (see above), so the extra
     # cannot name it: make() checks for it (package_dir) and says how.
@@ -212,6 +247,15 @@ class Myosuite(Family):
             out["reference_path"] = ""
         elif out.get("reference_path"):
             out.setdefault("reference", {})
+        # Run track's gait cycle: a user's path relative to the working
+        # directory, as myosuite opens it; None (or "") is no file.
+        if "init_pose_path" in defaults:
+            if "init_pose_path" in out:
+                path = out["init_pose_path"]
+                out["init_pose_path"] = "" if path is None or path == "" else os.path.abspath(os.fspath(path))
+            for name in ("hills_difficulties", "rough_difficulties", "stairs_difficulties"):
+                if name in out and hasattr(out[name], "tolist"):
+                    out[name] = tuple(float(x) for x in out[name].tolist())
         # myosuite's None: the option's empty value.
         none_empty: list[tuple[str, Any]] = [("muscle_condition", ""), ("variant", ""), ("target_rot", ())]
         if table_tennis:  # None is no randomisation
@@ -236,6 +280,8 @@ class Myosuite(Family):
             internal = {**internal, "reference_data": _reference_file(task_id, path if os.path.isabs(path) else os.path.join(package_dir(task_id), path))}
         if "relief_npy" in internal:
             internal = {**internal, "relief_npy": os.path.join(package_dir(task_id), internal["relief_npy"])}
+        if "init_pose_data" in internal:
+            internal = {**internal, "init_pose_data": _gait_cycle(task_id, config)}
         return {**internal, "mujoco_model": model, "mujoco_lib": library_path(task_id)}
 
     def network_kind(self, spec: Any) -> NetworkKind:
