@@ -452,6 +452,12 @@ class MyoEnv : public Env {
         layout_(layout(config, model_.get())),
         rng_(seed) {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
+    // Off: MuJoCo's visualisation flag (vis.global.bvactive, on by
+    // default) that makes every mj_collision clear bvh_active, one byte per
+    // node of every mesh's bounding-volume tree (200,368 for the legs): up
+    // to 40% of a step here. Only the viewer's BVH display reads it (off in
+    // render()); the physics and the pictures are the same.
+    m()->vis.global.bvactive = 0;
     // MujocoEnv.__init__: mj_forward of the env's data.
     api_.forward(m(), d());
     frame_skip_ = static_cast<int>(config.GetInt("frame_skip"));
