@@ -303,7 +303,7 @@ class AdroitEnv : public mujoco::MujocoEnv {
         double euler[3] = {0.0, 0.0, 0.0};
         euler[0] = rng_.Uniform(-1.0, 1.0);
         euler[1] = rng_.Uniform(-1.0, 1.0);
-        Euler2Quat(euler, m->body_quat + 4 * target_body_);
+        Euler2Quat(np_, euler, m->body_quat + 4 * target_body_);
         SetState(init_qpos_, init_qvel_);
         pen_length_ = NormDiff(Site(obj_t_site_), Site(obj_b_site_));
         tar_length_ = NormDiff(Site(tar_t_site_), Site(tar_b_site_));
@@ -403,19 +403,6 @@ class AdroitEnv : public mujoco::MujocoEnv {
       obj_orien[i] = (ot[i] - ob[i]) / pen_length_;
       desired_orien[i] = (tt[i] - tb[i]) / tar_length_;
     }
-  }
-
-  // rotations.euler2quat
-  void Euler2Quat(const double* euler, double* quat) const {
-    const double ai = euler[2] / 2, aj = -euler[1] / 2, ak = euler[0] / 2;
-    const double si = np_.Sin(ai), sj = np_.Sin(aj), sk = np_.Sin(ak);
-    const double ci = np_.Cos(ai), cj = np_.Cos(aj), ck = np_.Cos(ak);
-    const double cc = ci * ck, cs = ci * sk;
-    const double sc = si * ck, ss = si * sk;
-    quat[0] = cj * cc + sj * ss;
-    quat[3] = cj * sc - sj * cs;
-    quat[2] = -(cj * ss + sj * cc);
-    quat[1] = cj * cs - sj * sc;
   }
 
   NumpyMath np_;

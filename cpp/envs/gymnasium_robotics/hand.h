@@ -54,36 +54,7 @@ inline void QuatConjugate(const double* q, double* out) {
   out[3] = -q[3];
 }
 
-// euler2quat(euler)
-inline void Euler2Quat(const NumpyMath& np, const double* e, double* q) {
-  const double ai = e[2] / 2, aj = -e[1] / 2, ak = e[0] / 2;
-  const double si = np.Sin(ai), sj = np.Sin(aj), sk = np.Sin(ak);
-  const double ci = np.Cos(ai), cj = np.Cos(aj), ck = np.Cos(ak);
-  const double cc = ci * ck, cs = ci * sk;
-  const double sc = si * ck, ss = si * sk;
-  q[0] = cj * cc + sj * ss;
-  q[3] = cj * sc - sj * cs;
-  q[2] = -(cj * ss + sj * cc);
-  q[1] = cj * cs - sj * sc;
-}
-
-// euler2mat(euler), row-major.
-inline void Euler2Mat(const NumpyMath& np, const double* e, double* m) {
-  const double ai = -e[2], aj = -e[1], ak = -e[0];
-  const double si = np.Sin(ai), sj = np.Sin(aj), sk = np.Sin(ak);
-  const double ci = np.Cos(ai), cj = np.Cos(aj), ck = np.Cos(ak);
-  const double cc = ci * ck, cs = ci * sk;
-  const double sc = si * ck, ss = si * sk;
-  m[8] = cj * ck;
-  m[7] = sj * sc - cs;
-  m[6] = sj * cc + ss;
-  m[5] = cj * sk;
-  m[4] = sj * ss + cc;
-  m[3] = sj * cs - sc;
-  m[2] = -sj;
-  m[1] = cj * si;
-  m[0] = cj * ci;
-}
+// euler2quat and euler2mat: refkit/numpy/rotations.h.
 
 // manipulate.py's quat_from_angle_and_axis(angle, axis): axis normalised,
 // [cos(angle / 2), sin(angle / 2) * axis], normalised.

@@ -234,21 +234,6 @@ class ChallengeRunTrackEnv : public MyoEnv {
     time_clamped_ = false;
   }
 
-  // RunTrack.step: the muscles' commands (float32) into float64 controls,
-  // the OSL's appended (PreStep), then BaseV0.step.
-  StepResult Step(const void* action) override {
-    const float* a = static_cast<const float*>(action);
-    std::fill(ctrl_f64_.begin(), ctrl_f64_.end(), 0.0);
-    for (int i = 0; i < m()->na; ++i) ctrl_f64_[i] = a[i];
-    PreStep();
-    StepControls(false);
-    Forward();
-    StepResult r;
-    r.reward = rwd_dense_;
-    r.terminated = done_;
-    return r;
-  }
-
   // The height field is left out of the model's saved arrays (refkit's
   // state.h): saved here, put back on load; init_qpos, which "osl_init"
   // changes, too.
@@ -265,6 +250,14 @@ class ChallengeRunTrackEnv : public MyoEnv {
   }
 
  protected:
+  // RunTrack.step: the muscles' commands (float32) into float64 controls,
+  // zeros for the OSL's, which PreStep then appends; then BaseV0.step.
+  bool TakeAction(const float* action) override {
+    std::fill(ctrl_f64_.begin(), ctrl_f64_.end(), 0.0);
+    for (int i = 0; i < m()->na; ++i) ctrl_f64_[i] = action[i];
+    return false;
+  }
+
   // info["time"] is obs_dict["time"], which a loss sets to maxTime.
   double InfoTime() const override {
     return time_clamped_ ? max_time_ : d()->time;
@@ -346,7 +339,8 @@ class ChallengeRunTrackEnv : public MyoEnv {
     const bool lose = Lose();
     time_clamped_ = lose;
     Rwd("act_reg") = act_mag;
-    Rwd("pain") = Pain();
+    Rwd("pain") =
+        started_ ? JointLimitPain(ids_.pain_dof) : -1;  // -1 before startFlag
     Rwd("sparse") = score;
     Rwd("solved") = win ? 1.0 : 0.0;
     Rwd("done") = lose || win ? 1.0 : 0.0;
@@ -877,27 +871,6 @@ class ChallengeRunTrackEnv : public MyoEnv {
     return head - feet < 0.2 || head < 0.2;
   }
 
-  // get_pain: each joint's entry of mj_mulJacTVec of the joint-limit rows
-  // of efc_force, |.| clipped to 1000, / 1000, summed from Python's 0, over
-  // the count; -1 before the setup is done (startFlag).
-  double Pain() {
-    if (!started_) return -1;
-    const mjData* dd = d();
-    const int nefc = dd->nefc;
-    efc_.assign(static_cast<std::size_t>(nefc), 0.0);
-    for (int i = 0; i < nefc; ++i) {
-      efc_[i] = dd->efc_type[i] == mjCNSTR_LIMIT_JOINT ? dd->efc_force[i] : 0.0;
-    }
-    joint_force_.assign(static_cast<std::size_t>(m()->nv), 0.0);
-    api_.mul_jac_t_vec(m(), d(), joint_force_.data(), efc_.data());
-    double score = 0.0;
-    for (int dof : ids_.pain_dof) {
-      const double x = std::min(std::fabs(joint_force_[dof]), 1000.0);
-      score = score + x / 1000;
-    }
-    return score / static_cast<double>(ids_.pain_dof.size());
-  }
-
   const NumpyBlas& blas_;
   NumpyRandomState legacy_;
   Ids ids_;
@@ -911,7 +884,7 @@ class ChallengeRunTrackEnv : public MyoEnv {
   int32_t terrain_type_ = kFlat, track_type_ = kFlat;
   bool time_clamped_ = false, started_ = false;
   std::vector<float> field_;
-  std::vector<double> values_, qpos_, qvel_, efc_, joint_force_;
+  std::vector<double> values_, qpos_, qvel_;
 };
 
 }  // namespace myosuite

@@ -218,7 +218,8 @@ class ChallengeSoccerEnv : public MyoEnv {
     Rwd("goal_scored") = goal ? 1.0 : 0.0;
     Rwd("time_cost") = dd->time;
     Rwd("act_reg") = act_mag;
-    Rwd("pain") = Pain();
+    Rwd("pain") =
+        started_ ? JointLimitPain(ids_.pain_dof) : -1;  // -1 before startFlag
     Rwd("sparse") = done ? 1.0 : 0.0;
     Rwd("solved") = goal ? 1.0 : 0.0;
     Rwd("done") = done ? 1.0 : 0.0;
@@ -290,28 +291,6 @@ class ChallengeSoccerEnv : public MyoEnv {
     int torso = -1, pelvis = -1, ball = -1, r_toe = -1, l_toe = -1;
     int root_qpos = -1, root_dof = -1, terrain = -1;
   };
-
-  // get_jnt_limit_violation: each joint's entry of mj_mulJacTVec of the
-  // joint-limit rows of efc_force (the same product for every joint),
-  // |clip(., -1000, 1000)| / 1000 summed from Python's 0, over the count;
-  // -1 before the setup is done (startFlag).
-  double Pain() {
-    if (!started_) return -1;
-    const mjData* dd = d();
-    const int nefc = dd->nefc;
-    efc_.assign(static_cast<std::size_t>(nefc), 0.0);
-    for (int i = 0; i < nefc; ++i) {
-      efc_[i] = dd->efc_type[i] == mjCNSTR_LIMIT_JOINT ? dd->efc_force[i] : 0.0;
-    }
-    joint_force_.assign(static_cast<std::size_t>(m()->nv), 0.0);
-    api_.mul_jac_t_vec(m(), d(), joint_force_.data(), efc_.data());
-    double score = 0.0;
-    for (int dof : ids_.pain_dof) {
-      const double x = std::min(std::max(joint_force_[dof], -1000.0), 1000.0);
-      score = score + std::fabs(x) / 1000;
-    }
-    return score / static_cast<double>(ids_.pain_dof.size());
-  }
 
   // get_goalkeeper_pose's angle: quat2euler(mocap_quat[0])[-1].
   double KeeperAngle() const {
@@ -459,7 +438,7 @@ class ChallengeSoccerEnv : public MyoEnv {
   double block_velocity_ = 1.0;
   double keeper_dt_ = 0.01;  // GoalKeeper's dt until the setup is done
   bool started_ = false;
-  std::vector<double> qpos_, qvel_, efc_, joint_force_;
+  std::vector<double> qpos_, qvel_;
 };
 
 }  // namespace myosuite

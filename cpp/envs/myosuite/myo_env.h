@@ -363,10 +363,9 @@ class MyoEnv : public Env {
   }
 
   StepResult Step(const void* action) override {
+    const bool f32 = TakeAction(static_cast<const float*>(action));
     PreStep();
-    const float* a = static_cast<const float*>(action);
-    std::copy(a, a + m()->nu, ctrl_f32_.begin());
-    StepControls(true);
+    StepControls(f32);
     Forward();
     StepResult r;
     r.reward = rwd_dense_;
@@ -454,9 +453,9 @@ class MyoEnv : public Env {
     if (!data_) throw std::runtime_error("MuJoCo: mj_makeData failed");
     // Off: MuJoCo's visualisation flag (vis.global.bvactive, on by
     // default) that makes every mj_collision clear bvh_active, one byte per
-    // node of every mesh's bounding-volume tree (200,368 for the legs): up
-    // to 40% of a step here. Only the viewer's BVH display reads it (off in
-    // render()); the physics and the pictures are the same.
+    // node of every mesh's bounding-volume tree (200,368 in chase tag's
+    // model): 41% of the elbow's step. Only the viewer's BVH display reads
+    // it (off in render()); the physics and the pictures are the same.
     m()->vis.global.bvactive = 0;
     // MujocoEnv.__init__: mj_forward of the env's data.
     api_.forward(m(), d());
@@ -576,6 +575,14 @@ class MyoEnv : public Env {
   // reward dict (chase tag's lost episodes).
   virtual double InfoTime() const { return d()->time; }
 
+  // The action into the controls StepControls takes: by default its
+  // float32 copy (ctrl_f32_, true); a task whose step() makes them float64
+  // (run track) fills ctrl_f64_ and returns false.
+  virtual bool TakeAction(const float* action) {
+    std::copy(action, action + m()->nu, ctrl_f32_.begin());
+    return true;
+  }
+
   // What a task's step() does before BaseV0.step (soccer's goalkeeper
   // moves), at every step, the setup's step of zero controls included (its
   // zeros already in ctrl_f64_: run track appends its OSL leg's commands).
@@ -654,6 +661,27 @@ class MyoEnv : public Env {
   double RwdValue(const char* name) const {
     return rwd_dict_[RwdIndex(layout_, name)];
   }
+  // The pain of soccer and run track (get_jnt_limit_violation, get_pain):
+  // mj_mulJacTVec of the joint-limit rows of the env's efc_force (one
+  // product, read at each joint's dof), each |.| clipped to 1000, / 1000,
+  // summed from Python's 0, over the count.
+  double JointLimitPain(const std::vector<int>& dofs) {
+    const mjData* dd = d();
+    pain_efc_.assign(static_cast<std::size_t>(dd->nefc), 0.0);
+    for (int i = 0; i < dd->nefc; ++i) {
+      if (dd->efc_type[i] == mjCNSTR_LIMIT_JOINT) {
+        pain_efc_[i] = dd->efc_force[i];
+      }
+    }
+    pain_force_.assign(static_cast<std::size_t>(m()->nv), 0.0);
+    api_.mul_jac_t_vec(m(), d(), pain_force_.data(), pain_efc_.data());
+    double score = 0.0;
+    for (int dof : dofs) {
+      score = score + std::min(std::fabs(pain_force_[dof]), 1000.0) / 1000;
+    }
+    return score / static_cast<double>(dofs.size());
+  }
+
   // np.linalg.norm(self.obs_dict["act"]) / na, 0 without activations.
   double ActMag() {
     if (m()->na == 0) return 0.0;
@@ -702,6 +730,10 @@ class MyoEnv : public Env {
   std::vector<std::pair<int, double>> weights_;
   std::vector<double> weighted_;
   std::vector<double> scratch_;
+  std::vector<double> pain_efc_, pain_force_;  // JointLimitPain's
+  // The float64 controls: MujocoEnv._setup's zeros, or an action a task
+  // takes as float64 (TakeAction), with what its PreStep appends.
+  std::vector<double> ctrl_f64_;
   std::vector<double> init_qpos_, init_qvel_;
   std::vector<int> muscles_;
   NumberList fatigue_reset_vec_;
@@ -786,7 +818,6 @@ class MyoEnv : public Env {
     }
   }
 
- protected:
   // BaseV0.step then Robot.step, of the controls in ctrl_f32_ (an action,
   // float32, as the user's array is) or ctrl_f64_ (MujocoEnv._setup's
   // zeros, float64; run track's float64 copy of an action).
@@ -848,7 +879,6 @@ class MyoEnv : public Env {
   }
 
   std::vector<float> ctrl_f32_;
-  std::vector<double> ctrl_f64_;
 };
 
 }  // namespace myosuite

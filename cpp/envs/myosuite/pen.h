@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "envs/myosuite/myo_env.h"
+#include "refkit/numpy/rotations.h"
 
 namespace envpool_lite {
 namespace myosuite {
@@ -34,23 +35,6 @@ inline double EinsumDot(const double* a, const double* b, int n) {
     acc1 = (i + 1 < n ? a[i + 1] * b[i + 1] : 0.0) + acc1;
   }
   return 0.0 + (acc0 + acc1);
-}
-
-// utils/quat_math.py euler2quat of one (x, y, z) triple (as quat_math.h's
-// Euler2Quat, which MyoDM brings): its np.sin and
-// np.cos of float64 scalars through numpy's loops, the rest float64
-// arithmetic in its order.
-inline void EulerToQuat(const NumpyMath& np, const double* euler,
-                        double* quat) {
-  const double ai = euler[2] / 2, aj = -euler[1] / 2, ak = euler[0] / 2;
-  const double si = np.Sin(ai), sj = np.Sin(aj), sk = np.Sin(ak);
-  const double ci = np.Cos(ai), cj = np.Cos(aj), ck = np.Cos(ak);
-  const double cc = ci * ck, cs = ci * sk;
-  const double sc = si * ck, ss = si * sk;
-  quat[0] = cj * cc + sj * ss;
-  quat[3] = cj * sc - sj * cs;
-  quat[2] = -(cj * ss + sj * cc);
-  quat[1] = cj * cs - sj * sc;
 }
 
 class PenTwirlFixedEnv : public MyoEnv {
@@ -223,7 +207,7 @@ class PenTwirlRandomEnv : public PenTwirlFixedEnv {
     double euler[3] = {0.0, 0.0, 0.0};
     euler[0] = rng_.Uniform(-1, 1);
     euler[1] = rng_.Uniform(-1, 1);
-    EulerToQuat(np_, euler, m()->body_quat + 4 * target_bid_);
+    Euler2Quat(np_, euler, m()->body_quat + 4 * target_bid_);
     api_.forward(m(), d());
     ResetToInit();
   }

@@ -3,7 +3,8 @@
 // arithmetic in the reference's order, numpy's own loops (NumpyMath) for
 // the ufuncs it applies (np.sin, np.cos, np.arctan2), np.sum as numpy's
 // pairwise sum, and np.linalg.eigh (mat2quat) as numpy's LAPACK (dsyevd of
-// the OpenBLAS its wheel bundles, called here from the library numpy loaded).
+// the OpenBLAS its wheel bundles, called here from the library numpy loaded);
+// euler2quat and euler2mat are refkit/numpy/rotations.h's.
 #pragma once
 
 #include <dlfcn.h>
@@ -242,37 +243,6 @@ inline void Mat2Quat(const NumpyLapack& lapack, const double* mat, double* q) {
   if (q[0] < 0) {
     for (int i = 0; i < 4; ++i) q[i] = q[i] * -1.0;
   }
-}
-
-// quat_math.euler2quat of (x, y, z) Euler angles: (w, x, y, z).
-inline void Euler2Quat(const NumpyMath& np, const double* euler, double* quat) {
-  const double ai = euler[2] / 2, aj = -euler[1] / 2, ak = euler[0] / 2;
-  const double si = np.Sin(ai), sj = np.Sin(aj), sk = np.Sin(ak);
-  const double ci = np.Cos(ai), cj = np.Cos(aj), ck = np.Cos(ak);
-  const double cc = ci * ck, cs = ci * sk;
-  const double sc = si * ck, ss = si * sk;
-  quat[0] = cj * cc + sj * ss;
-  quat[3] = cj * sc - sj * cs;
-  quat[2] = -(cj * ss + sj * cc);
-  quat[1] = cj * cs - sj * sc;
-}
-
-// quat_math.euler2mat of (x, y, z) Euler angles: a row-major 3x3 matrix.
-inline void Euler2Mat(const NumpyMath& np, const double* euler, double* mat) {
-  const double ai = -euler[2], aj = -euler[1], ak = -euler[0];
-  const double si = np.Sin(ai), sj = np.Sin(aj), sk = np.Sin(ak);
-  const double ci = np.Cos(ai), cj = np.Cos(aj), ck = np.Cos(ak);
-  const double cc = ci * ck, cs = ci * sk;
-  const double sc = si * ck, ss = si * sk;
-  mat[8] = cj * ck;
-  mat[7] = sj * sc - cs;
-  mat[6] = sj * cc + ss;
-  mat[5] = cj * sk;
-  mat[4] = sj * ss + cc;
-  mat[3] = sj * cs - sc;
-  mat[2] = -sj;
-  mat[1] = cj * si;
-  mat[0] = cj * ci;
 }
 
 // quat_math.quatDiff2Vel(quat1, quat2, dt=1)[0]: the rotation speed of

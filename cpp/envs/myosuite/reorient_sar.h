@@ -24,6 +24,7 @@
 
 #include "envs/myosuite/myo_env.h"
 #include "envs/myosuite/pen.h"
+#include "refkit/numpy/rotations.h"
 
 namespace envpool_lite {
 namespace myosuite {
@@ -299,7 +300,7 @@ class ReorientSarEnv : public MyoEnv {
     float* rgba = m()->site_rgba + 4 * ids_.success;
     rgba[0] = 2.0f;
     rgba[1] = 0.0f;
-    EulerToQuat(np_, euler, m()->body_quat + 4 * ids_.target);
+    Euler2Quat(np_, euler, m()->body_quat + 4 * ids_.target);
     api_.forward(m(), d());
     ResetToInit();
   }

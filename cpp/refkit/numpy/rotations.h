@@ -1,6 +1,6 @@
 // The rotations that gymnasium-robotics' utils/rotations.py and myosuite's
 // utils/quat_math.py (its copy) compute in numpy, as they compute them:
-// quat2mat, mat2euler and quat2euler.
+// quat2mat, mat2euler, quat2euler, euler2quat and euler2mat.
 #pragma once
 
 #include <algorithm>
@@ -55,6 +55,37 @@ inline void Quat2Euler(const NumpyMath& np, const double* quat, double* euler) {
   double mat[9];
   Quat2Mat(quat, mat);
   Mat2Euler(np, mat, euler);
+}
+
+// euler2quat of (x, y, z) Euler angles: (w, x, y, z).
+inline void Euler2Quat(const NumpyMath& np, const double* euler, double* quat) {
+  const double ai = euler[2] / 2, aj = -euler[1] / 2, ak = euler[0] / 2;
+  const double si = np.Sin(ai), sj = np.Sin(aj), sk = np.Sin(ak);
+  const double ci = np.Cos(ai), cj = np.Cos(aj), ck = np.Cos(ak);
+  const double cc = ci * ck, cs = ci * sk;
+  const double sc = si * ck, ss = si * sk;
+  quat[0] = cj * cc + sj * ss;
+  quat[3] = cj * sc - sj * cs;
+  quat[2] = -(cj * ss + sj * cc);
+  quat[1] = cj * cs - sj * sc;
+}
+
+// euler2mat of (x, y, z) Euler angles: a row-major 3x3 matrix.
+inline void Euler2Mat(const NumpyMath& np, const double* euler, double* mat) {
+  const double ai = -euler[2], aj = -euler[1], ak = -euler[0];
+  const double si = np.Sin(ai), sj = np.Sin(aj), sk = np.Sin(ak);
+  const double ci = np.Cos(ai), cj = np.Cos(aj), ck = np.Cos(ak);
+  const double cc = ci * ck, cs = ci * sk;
+  const double sc = si * ck, ss = si * sk;
+  mat[8] = cj * ck;
+  mat[7] = sj * sc - cs;
+  mat[6] = sj * cc + ss;
+  mat[5] = cj * sk;
+  mat[4] = sj * ss + cc;
+  mat[3] = sj * cs - sc;
+  mat[2] = -sj;
+  mat[1] = cj * si;
+  mat[0] = cj * ci;
 }
 
 }  // namespace envpool_lite
